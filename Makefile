@@ -1,0 +1,80 @@
+# AutoNUMA alpha10 on Linux 6.1: build the patched kernel, boot it in QEMU,
+# measure.  `make` runs the main job, `make check` the tests; see README.md.
+#
+# Knobs (make VAR=value):
+#   TOPO     topology from qemu-configs/topology/ (default 2node)
+#   CONFIG   kernel flavour: base, or debug (base + qemu-configs/kernel/debug.config)
+#   APPEND   extra guest kernel command line
+#   CMD      command for `make boot` (default: an interactive shell)
+#   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
+#   JOBS     parallel kernel build jobs (default: number of CPUs)
+
+TOPO    ?= 2node
+CONFIG  ?= base
+JOBS    ?= $(shell nproc)
+BUILD   := build
+SRC     := $(BUILD)/linux
+KOBJ    := $(BUILD)/obj-$(CONFIG)
+BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+INITRD  := $(BUILD)/initramfs.cpio.gz
+RUNS    := $(BUILD)/runs
+
+FRAGMENTS := qemu-configs/kernel/base.config \
+	$(if $(filter debug,$(CONFIG)),qemu-configs/kernel/debug.config)
+ifeq ($(filter base debug,$(CONFIG)),)
+$(error CONFIG must be base or debug)
+endif
+
+export KERNEL := $(abspath $(BZIMAGE))
+export INITRD := $(abspath $(INITRD))
+export APPEND ACCEL
+# ccache across clones: hash paths relative to the repository.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+KMAKE = $(MAKE) -C $(SRC) O=$(abspath $(KOBJ)) ARCH=x86_64 CC="ccache gcc" -j$(JOBS)
+
+# The main job: stream on TOPO under trace-cmd record, then the report.
+STREAM_ARGS ?= -p 2 -t 1 -s 128 -d 20 -M
+PROFILE     ?= tracepoints/profiles/default.profile
+
+all: run
+
+deps:
+	@harness/deps.sh
+
+# Always consulted: re-applies the series when it or a patch changed.
+source: deps
+	@harness/kernel-tree.sh $(SRC) series/series patches
+
+$(KOBJ)/.config: $(FRAGMENTS) $(SRC)/.git/series-stamp harness/kernel-config.sh
+	harness/kernel-config.sh $(SRC) $(KOBJ) $(FRAGMENTS)
+
+kernel: source
+	@$(MAKE) --no-print-directory $(KOBJ)/.config
+	+$(KMAKE) bzImage
+	@echo "kernel: $(BZIMAGE)"
+
+$(INITRD): guest/init harness/mkinitramfs.sh
+	harness/mkinitramfs.sh guest/init $@
+
+initramfs: deps $(INITRD)
+
+workloads: deps
+	@$(MAKE) --no-print-directory -C workloads OUT=$(abspath $(BUILD))/workloads
+
+boot: kernel initramfs workloads
+	harness/boot.sh $(TOPO) $(RUNS)/boot-$(TOPO) $(CMD)
+
+run: kernel initramfs workloads
+	VERBOSE=$(VERBOSE) harness/boot.sh $(TOPO) $(RUNS)/stream-$(TOPO) \
+		$(CURDIR)/guest/trace-workload.sh $(CURDIR)/$(PROFILE) \
+		$(abspath $(BUILD))/workloads/stream $(STREAM_ARGS)
+	@harness/summary.sh $(RUNS)/stream-$(TOPO)
+
+check: kernel initramfs workloads
+	prove --timer -v tests/
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps source kernel initramfs workloads boot run check clean

@@ -1,0 +1,39 @@
+#!/bin/bash
+# Run a command in the guest under `trace-cmd record`, with the events of a
+# capture profile (tracepoints/profiles/).  Writes to the current directory
+# (the run directory shared with the host): trace.dat, vmstat.before,
+# vmstat.after, workload.log (the command's output, also on stdout).
+# Fails if the command fails or trace-cmd reports lost events.
+#
+# usage: trace-workload.sh PROFILE COMMAND...
+set -euo pipefail
+profile=$1
+shift
+
+events=() buffer_kb=4096
+while read -r word arg; do
+	case $word in
+	'' | '#'*) continue ;;
+	buffer_kb) buffer_kb=$arg; continue ;;
+	esac
+	optional=0
+	[ "${word#\?}" = "$word" ] || { optional=1; word=${word#\?}; }
+	if [ -e "/sys/kernel/tracing/events/${word/://}" ]; then
+		events+=(-e "$word")
+	elif [ $optional = 1 ]; then
+		echo "trace-workload: this kernel has no $word events; not recorded"
+	else
+		echo "trace-workload: this kernel has no $word events" >&2
+		exit 1
+	fi
+done < "$profile"
+[ ${#events[@]} -gt 0 ] || { echo "trace-workload: no events to record" >&2; exit 1; }
+
+cp /proc/vmstat vmstat.before
+# Record into guest memory: trace-cmd splices, which 9p does not support.
+rc=0
+trace-cmd record -q -b "$buffer_kb" -o /tmp/trace.dat "${events[@]}" -- "$@" \
+	> >(tee workload.log) 2> >(tee -a workload.log >&2) || rc=$?
+cp /proc/vmstat vmstat.after
+cp /tmp/trace.dat trace.dat
+[ $rc = 0 ] || { echo "trace-workload: command failed (status $rc)" >&2; exit $rc; }

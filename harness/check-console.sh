@@ -1,0 +1,25 @@
+#!/bin/bash
+# Fail (exit 1) if a guest console log holds a kernel error report: BUG, WARNING,
+# Oops, a call trace, lockdep, KASAN/UBSAN/KFENCE, a panic, a soft/hard lockup,
+# an RCU stall or a hung task.  Prints each offending line with its line number.
+# usage: check-console.sh CONSOLE_LOG
+set -uo pipefail
+log=$1
+[ -f "$log" ] || { echo "check-console: no console log $log" >&2; exit 1; }
+patterns=(
+	'BUG:' 'WARNING:' 'Oops' 'Call Trace' 'Kernel panic' 'kernel BUG at'
+	'general protection fault' 'possible circular locking dependency'
+	'possible recursive locking' 'inconsistent lock state'
+	'turning off the locking correctness validator'
+	'suspicious RCU usage' 'KASAN:' 'UBSAN:' 'KFENCE:' 'soft lockup'
+	'hard LOCKUP' 'rcu_sched self-detected stall' 'rcu: INFO:'
+	'blocked for more than' 'list_add corruption' 'list_del corruption'
+)
+args=()
+for p in "${patterns[@]}"; do args+=(-e "$p"); done
+if hits=$(grep -n -F "${args[@]}" "$log"); then
+	echo "check-console: kernel error report in $log:" >&2
+	head -20 <<<"$hits" >&2
+	exit 1
+fi
+exit 0

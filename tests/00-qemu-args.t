@@ -1,0 +1,39 @@
+#!/bin/bash
+# Unit tests of harness/qemu-args.sh: topology files to QEMU arguments.
+. "$(dirname "$0")/lib.sh"
+plan 12
+d=$(scratch)
+trap 'rm -rf "$d"' EXIT
+
+args() { "$H/qemu-args.sh" "$@" 2>"$d/err" | tr '\n' ' '; }
+# accepts FILE: qemu-args succeeds on FILE (its message kept in $d/err).
+accepts() { "$H/qemu-args.sh" "$1" >/dev/null 2>"$d/err"; }
+topo() { printf '%s\n' "$@" > "$d/t.topo"; echo "$d/t.topo"; }
+
+out=$(args "$TOP/qemu-configs/topology/2node.topo")
+check "2node: two 2 GiB nodes, CPUs 0-1 and 2-3" \
+	grep -q -- "-m 4096M .*nodeid=0,cpus=0-1,memdev=mem0 .*size=2048M .*nodeid=1,cpus=2-3,memdev=mem1 -numa dist,src=0,dst=1,val=20" <<<"$out"
+out=$(args "$TOP/qemu-configs/topology/4node.topo")
+check "4node: 8 CPUs, four nodes, all six distances" \
+	test "$(grep -o -- '-numa node' <<<"$out" | wc -l)/$(grep -o -- '-numa dist' <<<"$out" | wc -l)" = 4/6
+out=$(args "$TOP/qemu-configs/topology/2node-smt.topo")
+check "2node-smt: threads=2 reaches -smp" grep -q -- "-smp cpus=8,sockets=2,cores=2,threads=2" <<<"$out"
+out=$(args "$TOP/qemu-configs/topology/1node.topo")
+check "1node: one node, no distances" test "$(grep -c -- 'dist' <<<"$out")" = 0
+check "every shipped topology is valid" \
+	bash -c 'for t in "$0"/qemu-configs/topology/*.topo; do "$1"/qemu-args.sh "$t" >/dev/null || exit 1; done' "$TOP" "$H"
+
+f=$(topo 'SMP="cpus=4"' 'NODES="0:0-1:1G 1:2:1G"')
+check_fails "a CPU in no node is rejected" accepts "$f"
+check "... with a message naming the gap" grep -q "cover 3 of 4 CPUs" "$d/err"
+f=$(topo 'SMP="cpus=4"' 'NODES="0:0-2:1G 1:2-3:1G"')
+check_fails "a CPU in two nodes is rejected" accepts "$f"
+f=$(topo 'SMP="cpus=2"' 'NODES="0:0:1G 2:1:1G"')
+check_fails "node ids out of order are rejected" accepts "$f"
+f=$(topo 'SMP="cpus=6"' 'NODES="0:0-1:1G 1:2-3:1G 2:4-5:1G"' 'DISTANCES="0-1:20"')
+check_fails "a missing node-pair distance is rejected" accepts "$f"
+f=$(topo 'SMP="cpus=2"' 'NODES="0:0:1G 1:1:1G"' 'DISTANCES="0-1:10"')
+check_fails "a remote distance of 10 is rejected" accepts "$f"
+f=$(topo 'SMP="cpus=2"' 'NODES="0:0:1T 1:1:1G"')
+check_fails "a bad memory size is rejected" accepts "$f"
+exit $((FAILS > 0))

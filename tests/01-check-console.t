@@ -1,0 +1,30 @@
+#!/bin/bash
+# Unit tests of harness/check-console.sh: kernel error reports fail a run.
+. "$(dirname "$0")/lib.sh"
+d=$(scratch)
+trap 'rm -rf "$d"' EXIT
+clean='[    0.000000] Linux version 6.1.192-autonuma
+[    0.120000] smpboot: Allowing 4 CPUs, 0 hotplug CPUs
+[    1.500000] Run /init as init process'
+reports=(
+	'[    2.1] BUG: kernel NULL pointer dereference, address: 0000000000000008'
+	'[    2.1] WARNING: CPU: 1 PID: 42 at mm/autonuma.c:100 knuma_scand+0x1/0x2'
+	'[    2.1] Oops: 0000 [#1] PREEMPT SMP'
+	'[    2.1] Call Trace:'
+	'[    2.1] WARNING: possible circular locking dependency detected'
+	'[    2.1] BUG: KASAN: use-after-free in autonuma_migrate+0x10/0x20'
+	'[    2.1] Kernel panic - not syncing: Fatal exception'
+	'[    2.1] watchdog: BUG: soft lockup - CPU#0 stuck for 22s!'
+	'[    2.1] INFO: task knuma_migrated0:35 blocked for more than 120 seconds.'
+	'[    2.1] rcu: INFO: rcu_sched self-detected stall on CPU'
+	'[    2.1] turning off the locking correctness validator.'
+)
+plan $((${#reports[@]} + 2))
+echo "$clean" > "$d/log"
+check "a clean boot log passes" "$H/check-console.sh" "$d/log"
+for r in "${reports[@]}"; do
+	printf '%s\n%s\n' "$clean" "$r" > "$d/log"
+	check_fails "fails on: ${r#*] }" "$H/check-console.sh" "$d/log"
+done 2>/dev/null
+check_fails "a missing log fails" "$H/check-console.sh" "$d/nonexistent" 2>/dev/null
+exit $((FAILS > 0))

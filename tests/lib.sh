@@ -1,0 +1,17 @@
+# TAP helpers for the tests in this folder (sourced).  Each test file prints a
+# plan, then one "ok"/"not ok" line per check; prove prints the summary.
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+H=$TOP/harness
+T=0
+FAILS=0
+
+plan() { echo "1..$1"; }
+ok() { T=$((T + 1)); echo "ok $T - $1"; }
+not_ok() { T=$((T + 1)); FAILS=$((FAILS + 1)); echo "not ok $T - $1"; }
+# check DESCRIPTION COMMAND...: ok if the command succeeds.
+check() { local desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+# check_fails DESCRIPTION COMMAND...: ok if the command fails.
+check_fails() { local desc=$1; shift; if "$@"; then not_ok "$desc"; else ok "$desc"; fi; }
+diag() { sed 's/^/# /'; }
+scratch() { mktemp -d "${TMPDIR:-/tmp}/autonuma-test.XXXXXX"; }

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stream: a STREAM-like NUMA workload (copy, scale, add, triad).
+ *
+ * Each of P processes runs T threads over its own three arrays; each thread
+ * owns a slice.  Memory is first touched while the process is bound to the
+ * CPUs of one node (-b), then the binding is released (or moved to another
+ * node with -r), so a NUMA balancer has something to fix.  Every interval
+ * each process prints its bandwidth and where its pages are, measured with
+ * move_pages(2) independently of any balancer's counters.  At the end every
+ * element is checked against the value the arithmetic must have produced, so
+ * a lost or corrupted page fails the run.
+ *
+ * Output lines (one per process per interval, then one final line):
+ *   stream: t=1.0 proc=0 pid=123 mbs=812 nodes=100.0,0.0 cpus=0,1
+ *   stream: done proc=0 pid=123 iters=57 check=ok nodes=0.4,99.6
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_NODES 64
+#define MAX_SAMPLES 8192	/* pages queried with move_pages per interval */
+/*
+ * sqrt(2) - 1: one pass maps a to (2s + s^2) a = a, so values neither overflow
+ * nor vanish however long the run; built with -ffp-contract=off, the check
+ * can replay the same arithmetic exactly.
+ */
+#define SCALAR 0.41421356237309515
+
+struct options {
+	int procs, threads;
+	long mib;		/* per process, over the three arrays */
+	double seconds, interval;
+	int touch_node;		/* -1: no binding while touching */
+	int run_node;		/* -1: all CPUs after touching */
+	bool trace_marker;
+};
+
+struct slice {
+	pthread_t tid;
+	struct proc *proc;
+	size_t lo, hi;
+	long iters;
+	int cpu;
+};
+
+struct proc {
+	const struct options *opt;
+	int index;
+	double *a, *b, *c;
+	size_t n;			/* elements per array */
+	atomic_long bytes;
+	atomic_int stop, touched;
+	pthread_barrier_t go;
+	struct slice *slices;
+};
+
+static void die(const char *msg)
+{
+	perror(msg);
+	exit(2);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* CPUs of a node, from sysfs; -1 means every CPU. */
+static void node_cpus(int node, cpu_set_t *set)
+{
+	char path[96], buf[4096], *p;
+	FILE *f;
+
+	CPU_ZERO(set);
+	if (node < 0) {
+		for (int i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, set);
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		fprintf(stderr, "stream: no CPU list for node %d (%s)\n", node, path);
+		exit(2);
+	}
+	fclose(f);
+	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
+		int lo, hi;
+
+		if (sscanf(p, "%d-%d", &lo, &hi) != 2)
+			hi = lo = atoi(p);
+		for (int i = lo; i <= hi && i < CPU_SETSIZE; i++)
+			CPU_SET(i, set);
+	}
+}
+
+static void bind_to_node(int node)
+{
+	cpu_set_t set;
+
+	node_cpus(node, &set);
+	/* pid 0 binds only the calling thread: bind each thread */
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+/* Percentage of sampled pages on each node, written to pct[]. Returns nodes seen. */
+static int page_nodes(struct proc *pr, double *pct)
+{
+	static void *pages[MAX_SAMPLES];
+	static int status[MAX_SAMPLES];
+	double *arrays[3] = { pr->a, pr->b, pr->c };
+	long psz = sysconf(_SC_PAGESIZE);
+	size_t per_array = pr->n * sizeof(double) / psz;
+	size_t count = 0, step = (3 * per_array + MAX_SAMPLES - 1) / MAX_SAMPLES;
+	int counts[MAX_NODES] = { 0 }, total = 0, nodes = 0;
+
+	if (!step)
+		step = 1;
+	for (int k = 0; k < 3; k++)
+		for (size_t i = 0; i < per_array && count < MAX_SAMPLES; i += step)
+			pages[count++] = (char *)arrays[k] + i * psz;
+	if (syscall(SYS_move_pages, 0, count, pages, NULL, status, 0))
+		die("move_pages");
+	for (size_t i = 0; i < count; i++) {
+		if (status[i] < 0 || status[i] >= MAX_NODES)
+			continue;
+		counts[status[i]]++;
+		total++;
+		if (status[i] + 1 > nodes)
+			nodes = status[i] + 1;
+	}
+	for (int i = 0; i < nodes; i++)
+		pct[i] = total ? 100.0 * counts[i] / total : 0;
+	return nodes;
+}
+
+static void stream_pass(struct proc *pr, size_t lo, size_t hi)
+{
+	double *a = pr->a, *b = pr->b, *c = pr->c;
+
+	for (size_t j = lo; j < hi; j++)
+		c[j] = a[j];
+	for (size_t j = lo; j < hi; j++)
+		b[j] = SCALAR * c[j];
+	for (size_t j = lo; j < hi; j++)
+		c[j] = a[j] + b[j];
+	for (size_t j = lo; j < hi; j++)
+		a[j] = b[j] + SCALAR * c[j];
+	/* copy and scale move 2 arrays, add and triad 3 */
+	atomic_fetch_add(&pr->bytes, (long)(10 * sizeof(double) * (hi - lo)));
+}
+
+static void *slice_main(void *arg)
+{
+	struct slice *s = arg;
+	struct proc *pr = s->proc;
+
+	bind_to_node(pr->opt->touch_node);
+	for (size_t j = s->lo; j < s->hi; j++) {
+		pr->a[j] = 1.0;
+		pr->b[j] = 2.0;
+		pr->c[j] = 0.0;
+	}
+	atomic_fetch_add(&pr->touched, 1);
+	pthread_barrier_wait(&pr->go);	/* all touched; the main thread set up the run */
+	bind_to_node(pr->opt->run_node);
+	while (!atomic_load(&pr->stop)) {
+		stream_pass(pr, s->lo, s->hi);
+		s->iters++;
+		s->cpu = sched_getcpu();
+	}
+	return NULL;
+}
+
+/* The values STREAM's arithmetic gives after iters passes from (1, 2, 0). */
+static void expected(long iters, double *ea, double *eb, double *ec)
+{
+	double a = 1.0, b = 2.0, c = 0.0;
+
+	for (long k = 0; k < iters; k++) {
+		c = a;
+		b = SCALAR * c;
+		c = a + b;
+		a = b + SCALAR * c;
+	}
+	*ea = a, *eb = b, *ec = c;
+}
+
+static bool close_to(double x, double want)
+{
+	double d = x - want;
+
+	return (d < 0 ? -d : d) <= 1e-9 * (want < 0 ? -want : want);
+}
+
+static bool check(struct proc *pr)
+{
+	for (int t = 0; t < pr->opt->threads; t++) {
+		struct slice *s = &pr->slices[t];
+		double ea, eb, ec;
+
+		expected(s->iters, &ea, &eb, &ec);
+		for (size_t j = s->lo; j < s->hi; j++)
+			if (!close_to(pr->a[j], ea) || !close_to(pr->b[j], eb) ||
+			    !close_to(pr->c[j], ec)) {
+				fprintf(stderr, "stream: proc %d element %zu corrupt\n", pr->index, j);
+				return false;
+			}
+	}
+	return true;
+}
+
+static void print_nodes(struct proc *pr)
+{
+	double pct[MAX_NODES];
+	int nodes = page_nodes(pr, pct);
+
+	printf(" nodes=");
+	for (int i = 0; i < nodes; i++)
+		printf("%s%.1f", i ? "," : "", pct[i]);
+}
+
+static void mark_trace(const char *msg)
+{
+	int fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+
+	if (fd < 0 || write(fd, msg, strlen(msg)) < 0)
+		fprintf(stderr, "stream: cannot write trace_marker: %s\n", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static int run_process(const struct options *opt, int index)
+{
+	struct proc pr = { .opt = opt, .index = index };
+	size_t bytes = (size_t)opt->mib * 1024 * 1024 / 3;
+	double start, next, last_t, t;
+	long last_bytes = 0;
+	bool ok;
+
+	pr.n = bytes / sizeof(double);
+	pr.a = mmap(NULL, 3 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pr.a == MAP_FAILED)
+		die("mmap");
+	pr.b = pr.a + pr.n;
+	pr.c = pr.b + pr.n;
+	pr.slices = calloc(opt->threads, sizeof(*pr.slices));
+	if (!pr.slices)
+		die("calloc");
+	pthread_barrier_init(&pr.go, NULL, opt->threads + 1);
+	for (int t = 0; t < opt->threads; t++) {
+		struct slice *s = &pr.slices[t];
+
+		s->proc = &pr;
+		s->lo = pr.n * t / opt->threads;
+		s->hi = pr.n * (t + 1) / opt->threads;
+		if (pthread_create(&s->tid, NULL, slice_main, s))
+			die("pthread_create");
+	}
+	pthread_barrier_wait(&pr.go);
+	if (opt->trace_marker && index == 0)
+		mark_trace("autonuma-workload-start");
+	start = last_t = now();
+	for (next = start + opt->interval; ; next += opt->interval) {
+		double sleep_s = next - now();
+
+		if (sleep_s > 0)
+			usleep(sleep_s * 1e6);
+		t = now();
+		long b = atomic_load(&pr.bytes);
+
+		printf("stream: t=%.1f proc=%d pid=%d mbs=%.0f", t - start, index, getpid(),
+		       (b - last_bytes) / (t - last_t) / 1e6);
+		print_nodes(&pr);
+		printf(" cpus=");
+		for (int i = 0; i < opt->threads; i++)
+			printf("%s%d", i ? "," : "", pr.slices[i].cpu);
+		printf("\n");
+		fflush(stdout);
+		last_bytes = b, last_t = t;
+		if (t - start >= opt->seconds)
+			break;
+	}
+	atomic_store(&pr.stop, 1);
+	long iters = 0;
+
+	for (int t = 0; t < opt->threads; t++) {
+		pthread_join(pr.slices[t].tid, NULL);
+		iters += pr.slices[t].iters;
+	}
+	ok = check(&pr);
+	printf("stream: done proc=%d pid=%d iters=%ld check=%s", index, getpid(), iters,
+	       ok ? "ok" : "FAILED");
+	print_nodes(&pr);
+	printf("\n");
+	return ok ? 0 : 1;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: stream [-p procs] [-t threads] [-s MiB/proc] [-d seconds] [-i interval]\n"
+		"              [-b touch-node] [-r run-node] [-M]\n"
+		"  -b N  first-touch the arrays on node N's CPUs (default 0; -1: anywhere)\n"
+		"  -r N  then run on node N's CPUs (default -1: all CPUs)\n"
+		"  -M    write 'autonuma-workload-start' to the trace_marker when running\n");
+	exit(2);
+}
+
+static long parse_num(const char *s, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < lo || v > hi) {
+		fprintf(stderr, "stream: '%s' is not a number in %ld..%ld\n", s, lo, hi);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = {
+		.procs = 1, .threads = 1, .mib = 96, .seconds = 10, .interval = 1,
+		.touch_node = 0, .run_node = -1,
+	};
+	int c, failed = 0;
+
+	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:M")) != -1) {
+		switch (c) {
+		case 'p': opt.procs = parse_num(optarg, 1, 256); break;
+		case 't': opt.threads = parse_num(optarg, 1, 256); break;
+		case 's': opt.mib = parse_num(optarg, 1, 1 << 20); break;
+		case 'd': opt.seconds = parse_num(optarg, 1, 86400); break;
+		case 'i': opt.interval = parse_num(optarg, 1, 3600); break;
+		case 'b': opt.touch_node = parse_num(optarg, -1, MAX_NODES - 1); break;
+		case 'r': opt.run_node = parse_num(optarg, -1, MAX_NODES - 1); break;
+		case 'M': opt.trace_marker = true; break;
+		default: usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (int i = 0; i < opt.procs; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0)
+			exit(run_process(&opt, i));
+	}
+	for (int i = 0; i < opt.procs; i++) {
+		int status;
+
+		if (wait(&status) < 0)
+			die("wait");
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			failed++;
+	}
+	if (failed)
+		fprintf(stderr, "stream: %d process(es) failed\n", failed);
+	return failed ? 1 : 0;
+}
