@@ -31,7 +31,7 @@ export APPEND ACCEL
 # ccache across clones: hash paths relative to the repository.
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
-KMAKE = $(MAKE) -C $(SRC) O=$(abspath $(KOBJ)) ARCH=x86_64 CC="ccache gcc" -j$(JOBS)
+KMAKE = $(MAKE) -C $(SRC) O=$(abspath $(KOBJ)) ARCH=x86_64 CC="ccache gcc" LOCALVERSION= -j$(JOBS)
 
 # The main job: stream on TOPO under trace-cmd record, then the report.
 STREAM_ARGS ?= -p 2 -t 1 -s 128 -d 20 -M

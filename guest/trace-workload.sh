@@ -32,8 +32,8 @@ done < "$profile"
 cp /proc/vmstat vmstat.before
 # Record into guest memory: trace-cmd splices, which 9p does not support.
 rc=0
-trace-cmd record -q -b "$buffer_kb" -o /tmp/trace.dat "${events[@]}" -- "$@" \
-	> >(tee workload.log) 2> >(tee -a workload.log >&2) || rc=$?
+trace-cmd record -q -b "$buffer_kb" -o /tmp/trace.dat "${events[@]}" -- "$@" 2>&1 |
+	tee workload.log || rc=$?
 cp /proc/vmstat vmstat.after
 cp /tmp/trace.dat trace.dat
 [ $rc = 0 ] || { echo "trace-workload: command failed (status $rc)" >&2; exit $rc; }

@@ -78,6 +78,7 @@ else
 	[ $rc = 0 ] || die "qemu exited with status $rc (console: $run/console.log)"
 fi
 
+[ "${VERBOSE:-0}" = 1 ] || [ ! -f "$run/job.log" ] || cat "$run/job.log"
 "$here/check-console.sh" "$run/console.log" || exit 1
 [ $interactive = 1 ] && exit 0
 [ -f "$run/exit-status" ] || die "guest did not finish its job (crash or panic?): see $run/console.log"

@@ -48,6 +48,7 @@ struct options {
 	int touch_node;		/* -1: no binding while touching */
 	int run_node;		/* -1: all CPUs after touching */
 	bool trace_marker;
+	bool corrupt;		/* -X: damage one element to prove the check works */
 };
 
 struct slice {
@@ -122,7 +123,27 @@ static void bind_to_node(int node)
 		die("sched_setaffinity");
 }
 
-/* Percentage of sampled pages on each node, written to pct[]. Returns nodes seen. */
+/* Number of possible node ids: the highest in /sys/devices/system/node/possible, plus one. */
+static int nr_node_ids(void)
+{
+	FILE *f = fopen("/sys/devices/system/node/possible", "r");
+	char buf[256], *p;
+	int n = 1;
+
+	if (f && fgets(buf, sizeof(buf), f)) {
+		p = buf + strcspn(buf, "\n");
+		while (p > buf && (p[-1] < '0' || p[-1] > '9'))
+			p--;
+		while (p > buf && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		n = atoi(p) + 1;
+	}
+	if (f)
+		fclose(f);
+	return n < MAX_NODES ? n : MAX_NODES;
+}
+
+/* Percentage of sampled pages on each node, written to pct[]. Returns the node count. */
 static int page_nodes(struct proc *pr, double *pct)
 {
 	static void *pages[MAX_SAMPLES];
@@ -131,7 +152,7 @@ static int page_nodes(struct proc *pr, double *pct)
 	long psz = sysconf(_SC_PAGESIZE);
 	size_t per_array = pr->n * sizeof(double) / psz;
 	size_t count = 0, step = (3 * per_array + MAX_SAMPLES - 1) / MAX_SAMPLES;
-	int counts[MAX_NODES] = { 0 }, total = 0, nodes = 0;
+	int counts[MAX_NODES] = { 0 }, total = 0, nodes = nr_node_ids();
 
 	if (!step)
 		step = 1;
@@ -145,8 +166,6 @@ static int page_nodes(struct proc *pr, double *pct)
 			continue;
 		counts[status[i]]++;
 		total++;
-		if (status[i] + 1 > nodes)
-			nodes = status[i] + 1;
 	}
 	for (int i = 0; i < nodes; i++)
 		pct[i] = total ? 100.0 * counts[i] / total : 0;
@@ -307,6 +326,8 @@ static int run_process(const struct options *opt, int index)
 		pthread_join(pr.slices[t].tid, NULL);
 		iters += pr.slices[t].iters;
 	}
+	if (opt->corrupt)
+		pr.b[pr.n / 2] += 1.0;
 	ok = check(&pr);
 	printf("stream: done proc=%d pid=%d iters=%ld check=%s", index, getpid(), iters,
 	       ok ? "ok" : "FAILED");
@@ -319,10 +340,11 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: stream [-p procs] [-t threads] [-s MiB/proc] [-d seconds] [-i interval]\n"
-		"              [-b touch-node] [-r run-node] [-M]\n"
+		"              [-b touch-node] [-r run-node] [-M] [-X]\n"
 		"  -b N  first-touch the arrays on node N's CPUs (default 0; -1: anywhere)\n"
 		"  -r N  then run on node N's CPUs (default -1: all CPUs)\n"
-		"  -M    write 'autonuma-workload-start' to the trace_marker when running\n");
+		"  -M    write 'autonuma-workload-start' to the trace_marker when running\n"
+		"  -X    corrupt one element before the final check (tests the check)\n");
 	exit(2);
 }
 
@@ -348,7 +370,7 @@ int main(int argc, char **argv)
 	};
 	int c, failed = 0;
 
-	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:M")) != -1) {
+	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:MX")) != -1) {
 		switch (c) {
 		case 'p': opt.procs = parse_num(optarg, 1, 256); break;
 		case 't': opt.threads = parse_num(optarg, 1, 256); break;
@@ -358,6 +380,7 @@ int main(int argc, char **argv)
 		case 'b': opt.touch_node = parse_num(optarg, -1, MAX_NODES - 1); break;
 		case 'r': opt.run_node = parse_num(optarg, -1, MAX_NODES - 1); break;
 		case 'M': opt.trace_marker = true; break;
+		case 'X': opt.corrupt = true; break;
 		default: usage();
 		}
 	}

@@ -1,0 +1,34 @@
+#!/bin/bash
+# The main job's pipeline, short: stream on 2node under trace-workload.sh with
+# the default capture profile, then harness/summary.sh on the host.
+. "$(dirname "$0")/lib.sh"
+plan 10
+runs=$TOP/build/runs/test-stream
+mkdir -p "$runs"
+stream=$TOP/build/workloads/stream
+job() { TIMEOUT=300 "$H/boot.sh" 2node "$runs/$1" "$TOP/guest/trace-workload.sh" \
+	"$TOP/tracepoints/profiles/default.profile" "$stream" "${@:2}" >"$runs/$1.out" 2>&1; }
+
+r=$runs/ok
+check "stream -p 2 runs under trace-cmd record" job ok -p 2 -t 1 -s 32 -d 3 -M
+check "both processes pass the data check" test "$(grep -c 'stream: done .*check=ok' "$r/workload.log")" = 2
+# First touch was bound to node 0: at the first sample >= 90% of pages are there.
+check "memory starts on node 0 (first touch bound there)" awk '
+	/^stream: t=/ && !($3 in seen) { seen[$3] = 1; split($6, f, "[=,]"); if (f[2] < 90) bad = 1; n++ }
+	END { exit bad || n != 2 }' "$r/workload.log"
+check "the summary reads the run" eval '"$H/summary.sh" "$r" >"$r/summary.txt" 2>&1'
+check "... and reports no lost events" grep -q "^lost events: 0$" "$r/summary.txt"
+check "the trace holds the workload-start marker" \
+	eval 'trace-cmd report "$r/trace.dat" 2>/dev/null | grep -q autonuma-workload-start'
+check_fails "a corrupted element fails the run" job corrupt -p 1 -t 1 -s 8 -d 1 -X
+
+# Bad input: a corrupt trace.dat and a profile naming an event the kernel lacks.
+bad=$runs/bad-trace
+rm -rf "$bad" && cp -r "$r" "$bad"
+head -c 3000 "$r/trace.dat" > "$bad/trace.dat"
+check_fails "a truncated trace.dat fails the summary" eval '"$H/summary.sh" "$bad" >"$bad.out" 2>&1'
+check "... with a message, not a crash" grep -q "^summary: " "$bad.out"
+printf 'sched:sched_process_exec\nnosuchsystem:nosuchevent\n' > "$runs/bad.profile"
+check_fails "a required event missing from the kernel fails the run" eval \
+	'TIMEOUT=120 "$H/boot.sh" 1node "$runs/bad-profile" "$TOP/guest/trace-workload.sh" "$runs/bad.profile" /bin/true >/dev/null 2>&1' 
+exit $((FAILS > 0))
