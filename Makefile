@@ -71,10 +71,14 @@ run: kernel initramfs workloads
 		$(abspath $(BUILD))/workloads/stream $(STREAM_ARGS)
 	@harness/summary.sh $(RUNS)/stream-$(TOPO)
 
+# Every prefix of the series compiles the objects its last patch touches.
+bisect-check: deps
+	harness/bisect-check.sh series/series patches $(FRAGMENTS)
+
 check: kernel initramfs workloads
 	prove --timer -v tests/
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps source kernel initramfs workloads boot run check clean
+.PHONY: all deps source kernel initramfs workloads boot run bisect-check check clean

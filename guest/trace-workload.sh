@@ -31,9 +31,11 @@ done < "$profile"
 
 cp /proc/vmstat vmstat.before
 # Record into guest memory: trace-cmd splices, which 9p does not support.
-rc=0
-trace-cmd record -q -b "$buffer_kb" -o /tmp/trace.dat "${events[@]}" -- "$@" 2>&1 |
-	tee workload.log || rc=$?
+# trace-cmd does not pass on the command's exit status: keep it in a file.
+rm -f /tmp/workload-status
+trace-cmd record -q -b "$buffer_kb" -o /tmp/trace.dat "${events[@]}" -- \
+	/bin/sh -c '"$@"; echo $? > /tmp/workload-status' sh "$@" 2>&1 | tee workload.log
 cp /proc/vmstat vmstat.after
 cp /tmp/trace.dat trace.dat
-[ $rc = 0 ] || { echo "trace-workload: command failed (status $rc)" >&2; exit $rc; }
+rc=$(cat /tmp/workload-status 2>/dev/null || echo 127)
+[ "$rc" = 0 ] || { echo "trace-workload: command failed (status $rc)" >&2; exit "$rc"; }
