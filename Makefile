@@ -71,6 +71,10 @@ run: kernel initramfs workloads
 		$(abspath $(BUILD))/workloads/stream $(STREAM_ARGS)
 	@harness/summary.sh $(RUNS)/stream-$(TOPO)
 
+# Write build/linux's commits pristine..HEAD back to patches/ and series/.
+export-series:
+	harness/export-series.sh $(SRC) series/series patches
+
 # Every prefix of the series compiles the objects its last patch touches.
 bisect-check: deps
 	harness/bisect-check.sh series/series patches $(FRAGMENTS)
@@ -81,4 +85,5 @@ check: kernel initramfs workloads
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps source kernel initramfs workloads boot run bisect-check check clean
+.PHONY: all deps source kernel initramfs workloads boot run export-series bisect-check \
+	check clean
