@@ -7,6 +7,7 @@
 #
 # usage: trace-workload.sh PROFILE COMMAND...
 set -euo pipefail
+export TMPDIR=${TMPDIR:-/run/tmp}
 profile=$1
 shift
 
@@ -32,10 +33,10 @@ done < "$profile"
 cp /proc/vmstat vmstat.before
 # Record into guest memory: trace-cmd splices, which 9p does not support.
 # trace-cmd does not pass on the command's exit status: keep it in a file.
-rm -f /tmp/workload-status
-trace-cmd record -q -b "$buffer_kb" -o /tmp/trace.dat "${events[@]}" -- \
-	/bin/sh -c '"$@"; echo $? > /tmp/workload-status' sh "$@" 2>&1 | tee workload.log
+rm -f "$TMPDIR"/workload-status
+trace-cmd record -q -b "$buffer_kb" -o "$TMPDIR"/trace.dat "${events[@]}" -- \
+	/bin/sh -c '"$@"; echo $? > "$TMPDIR"/workload-status' sh "$@" 2>&1 | tee workload.log
 cp /proc/vmstat vmstat.after
-cp /tmp/trace.dat trace.dat
-rc=$(cat /tmp/workload-status 2>/dev/null || echo 127)
+cp "$TMPDIR"/trace.dat trace.dat
+rc=$(cat "$TMPDIR"/workload-status 2>/dev/null || echo 127)
 [ "$rc" = 0 ] || { echo "trace-workload: command failed (status $rc)" >&2; exit "$rc"; }

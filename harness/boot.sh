@@ -3,10 +3,10 @@
 #
 # usage: boot.sh TOPOLOGY RUNDIR [COMMAND...]
 #   TOPOLOGY  a name from qemu-configs/topology/ (2node, 4node, ...) or a file
-#   RUNDIR    created; shared read-write with the guest as /tmp/results; gets
+#   RUNDIR    created; shared read-write with the guest as /run/results; gets
 #             console.log, exit-status and whatever the command writes there
 #   COMMAND   shell command run in the guest as root, in a chroot of the host's
-#             root, cwd /tmp/results; without one, an interactive shell
+#             root, cwd /run/results; without one, an interactive shell
 # environment:
 #   KERNEL, INITRD   images (default: the Makefile's build outputs)
 #   APPEND           extra kernel command line (e.g. "autonuma=off")
