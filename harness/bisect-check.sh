@@ -14,7 +14,7 @@ work=$(dirname "$here")/build/bisect
 src=$work/linux obj=$work/obj
 mkdir -p "$work"
 
-mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series" | awk '{print $1}')
+mapfile -t patches < <("$here/series-list.sh" "$series")
 [ ${#patches[@]} -gt 0 ] || { echo "bisect-check: the series is empty"; exit 0; }
 for k in $(seq 1 ${#patches[@]}); do
 	p=${patches[$((k - 1))]}

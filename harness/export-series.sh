@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 git -C "$src" format-patch -q --no-numbered --zero-commit --no-signature --filename-max-length=100 \
 	-o "$tmp" pristine..HEAD
-listed=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series" | awk '{print $1}')
+listed=$("$(dirname "$0")/series-list.sh" "$series")
 produced=()
 for f in "$tmp"/*.patch; do
 	[ -e "$f" ] || break

@@ -13,16 +13,11 @@ tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 
 die() { echo "kernel-tree: $*" >&2; exit 1; }
 
-# Patch file names named by the series file, in order (comments and blank lines skipped).
-series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$series" |
-		awk '{print $1}'
-}
 
 series_stamp() {
 	{
 		cat "$series"
-		series_patches | while read -r p; do
+		"$(dirname "$0")/series-list.sh" "$series" | while read -r p; do
 			[ -f "$patchdir/$p" ] || die "series names $p but $patchdir/$p does not exist"
 			cat "$patchdir/$p"
 		done
@@ -58,7 +53,7 @@ git_tree am --abort >/dev/null 2>&1 || true
 git_tree checkout -q -f -B patched pristine
 git_tree clean -q -fdx
 n=0
-for p in $(series_patches); do
+for p in $("$(dirname "$0")/series-list.sh" "$series"); do
 	n=$((n + 1))
 	git_tree am -q --keep-cr "$(realpath "$patchdir/$p")" ||
 		{ git_tree am --abort || true; die "patch $n ($p) does not apply"; }

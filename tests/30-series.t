@@ -6,7 +6,7 @@
 # exactly is checked by `make kernel`, which `make check` runs first.)
 . "$(dirname "$0")/lib.sh"
 checkpatch=$TOP/build/linux/scripts/checkpatch.pl
-mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series/series" | awk '{print $1}')
+mapfile -t patches < <("$H/series-list.sh" "$TOP/series/series")
 if [ ${#patches[@]} = 0 ]; then
 	echo "1..0 # SKIP the series is empty"
 	exit 0
