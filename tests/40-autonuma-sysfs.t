@@ -1,0 +1,34 @@
+#!/bin/bash
+# AutoNUMA's switches in a booted kernel: the KUnit suite passes at boot, the
+# sysfs tree has alpha10's files and defaults, bad writes are rejected and
+# change nothing, AutoNUMA and NUMA balancing exclude each other, and
+# AutoNUMA stands down on one node and with noautonuma.
+. "$(dirname "$0")/lib.sh"
+runs=$TOP/build/runs/test-autonuma
+mkdir -p "$runs"
+
+r=$runs/2node
+TIMEOUT=300 "$H/boot.sh" 2node "$r" "$TOP/guest/autonuma-sysfs.sh present" >"$r.out" 2>&1
+status=$?
+# Re-number the guest's checks into this file's TAP stream.
+while read -r verdict rest; do
+	case "$verdict $rest" in
+	"ok - "*) ok "2node: ${rest#- }" ;;
+	"not ok - "*) not_ok "2node: ${rest#ok - }" ;;
+	esac
+done < <(cat "$r/sysfs.tap" 2>/dev/null)
+check "2node: the guest checks ran to the end" test "$status" = 0 -a "$T" -gt 50
+check "KUnit: the autonuma suite passed at boot" eval 'tr -d "\r" <"$r/console.log" | grep -Eq "^\[[ 0-9.]+\] ok [0-9]+ autonuma$"' 
+check_fails "KUnit: no autonuma case failed" grep -Eq "not ok [0-9]+ autonuma" "$r/console.log"
+
+r=$runs/1node
+check "1node: boots" eval 'TIMEOUT=120 "$H/boot.sh" 1node "$r" "$TOP/guest/autonuma-sysfs.sh absent" >"$r.out" 2>&1'
+check "1node: no sysfs tree" grep -q "^ok - no " "$r/sysfs.tap"
+check "1node: AutoNUMA says it stands down" grep -q "autonuma: single NUMA node, standing down" "$r/console.log"
+
+r=$runs/noautonuma
+check "noautonuma: boots" eval 'APPEND=noautonuma TIMEOUT=120 "$H/boot.sh" 2node "$r" "$TOP/guest/autonuma-sysfs.sh absent" >"$r.out" 2>&1'
+check "noautonuma: no sysfs tree" grep -q "^ok - no " "$r/sysfs.tap"
+check "noautonuma: the boot parameter is reported" grep -q "autonuma: disabled by the noautonuma boot parameter" "$r/console.log"
+echo "1..$T"
+exit $((FAILS > 0))
