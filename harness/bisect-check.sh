@@ -1,7 +1,8 @@
 #!/bin/bash
 # Keep the series bisectable: for each prefix 1..N of series/series, apply it
 # to a tree of its own (build/bisect/linux), configure, and compile the object
-# of every .c file the last patch of the prefix touches, plus init/main.o
+# of every .c file the last patch of the prefix touches (if kbuild builds it
+# as an object), plus init/main.o
 # (which includes sched.h, mm.h and friends, so header-only steps are compiled
 # too).  Stops at the first prefix that does not build.
 #
@@ -23,7 +24,10 @@ for k in $(seq 1 ${#patches[@]}); do
 	"$here/kernel-config.sh" "$src" "$obj" "$@"
 	objs=(init/main.o)
 	for f in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$patchdir/$p"); do
-		objs+=("${f%.c}.o")
+		# Only kbuild objects: a .c file #included by another (a KUnit
+		# suite, say) is compiled through its includer.
+		o=$(basename "${f%.c}.o")
+		grep -qw "$o" "$src/$(dirname "$f")/Makefile" && objs+=("${f%.c}.o")
 	done
 	echo "bisect-check: [$k/${#patches[@]}] $p: ${objs[*]}"
 	make -s -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" LOCALVERSION= \
