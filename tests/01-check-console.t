@@ -19,12 +19,14 @@ reports=(
 	'[    2.1] rcu: INFO: rcu_sched self-detected stall on CPU'
 	'[    2.1] turning off the locking correctness validator.'
 )
-plan $((${#reports[@]} + 2))
+plan $((${#reports[@]} + 3))
 echo "$clean" > "$d/log"
 check "a clean boot log passes" "$H/check-console.sh" "$d/log"
 for r in "${reports[@]}"; do
 	printf '%s\n%s\n' "$clean" "$r" > "$d/log"
 	check_fails "fails on: ${r#*] }" "$H/check-console.sh" "$d/log"
 done 2>/dev/null
+printf '%s\nWARNING: a userspace tool said this\n' "$clean" > "$d/log"
+check "the job's own output (no kernel timestamp) is not a kernel report" "$H/check-console.sh" "$d/log"
 check_fails "a missing log fails" "$H/check-console.sh" "$d/nonexistent" 2>/dev/null
 exit $((FAILS > 0))
