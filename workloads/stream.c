@@ -33,6 +33,9 @@
 #include <unistd.h>
 
 #define MAX_NODES 64
+#define MPOL_BIND 2		/* <linux/mempolicy.h>, without libnuma */
+
+enum { POLICY_NONE, POLICY_MBIND, POLICY_TASK };
 #define MAX_SAMPLES 8192	/* pages queried with move_pages per interval */
 /*
  * sqrt(2) - 1: one pass maps a to (2s + s^2) a = a, so values neither overflow
@@ -48,6 +51,7 @@ struct options {
 	int touch_node;		/* -1: no binding while touching */
 	int run_node;		/* -1: all CPUs after touching */
 	bool trace_marker;
+	int policy;		/* -m: POLICY_* */
 	bool corrupt;		/* -X: damage one element to prove the check works */
 };
 
@@ -268,6 +272,24 @@ static void mark_trace(const char *msg)
 		close(fd);
 }
 
+/*
+ * -m: bind the memory to the first-touch node with mbind(2) on the arrays
+ * or with set_mempolicy(2) for the whole process, so that a NUMA balancer
+ * must leave it alone.
+ */
+static void set_policy(const struct options *opt, void *addr, size_t len)
+{
+	unsigned long mask = 1UL << opt->touch_node;
+	long err = 0;
+
+	if (opt->policy == POLICY_MBIND)
+		err = syscall(SYS_mbind, addr, len, MPOL_BIND, &mask, MAX_NODES + 1, 0);
+	else if (opt->policy == POLICY_TASK)
+		err = syscall(SYS_set_mempolicy, MPOL_BIND, &mask, MAX_NODES + 1);
+	if (err)
+		die("mbind/set_mempolicy");
+}
+
 static int run_process(const struct options *opt, int index)
 {
 	struct proc pr = { .opt = opt, .index = index };
@@ -280,6 +302,8 @@ static int run_process(const struct options *opt, int index)
 	pr.a = mmap(NULL, 3 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (pr.a == MAP_FAILED)
 		die("mmap");
+	/* before the threads start: they inherit the task policy */
+	set_policy(opt, pr.a, 3 * bytes);
 	pr.b = pr.a + pr.n;
 	pr.c = pr.b + pr.n;
 	pr.slices = calloc(opt->threads, sizeof(*pr.slices));
@@ -340,9 +364,11 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: stream [-p procs] [-t threads] [-s MiB/proc] [-d seconds] [-i interval]\n"
-		"              [-b touch-node] [-r run-node] [-M] [-X]\n"
+		"              [-b touch-node] [-r run-node] [-m mbind|task] [-M] [-X]\n"
 		"  -b N  first-touch the arrays on node N's CPUs (default 0; -1: anywhere)\n"
 		"  -r N  then run on node N's CPUs (default -1: all CPUs)\n"
+		"  -m P  bind the memory to the -b node: mbind(2) the arrays or\n"
+		"        set_mempolicy(2) the task (P = mbind or task)\n"
 		"  -M    write 'autonuma-workload-start' to the trace_marker when running\n"
 		"  -X    corrupt one element before the final check (tests the check)\n");
 	exit(2);
@@ -370,7 +396,7 @@ int main(int argc, char **argv)
 	};
 	int c, failed = 0;
 
-	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:MX")) != -1) {
+	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:m:MX")) != -1) {
 		switch (c) {
 		case 'p': opt.procs = parse_num(optarg, 1, 256); break;
 		case 't': opt.threads = parse_num(optarg, 1, 256); break;
@@ -380,11 +406,19 @@ int main(int argc, char **argv)
 		case 'b': opt.touch_node = parse_num(optarg, -1, MAX_NODES - 1); break;
 		case 'r': opt.run_node = parse_num(optarg, -1, MAX_NODES - 1); break;
 		case 'M': opt.trace_marker = true; break;
+		case 'm':
+			if (!strcmp(optarg, "mbind"))
+				opt.policy = POLICY_MBIND;
+			else if (!strcmp(optarg, "task"))
+				opt.policy = POLICY_TASK;
+			else
+				usage();
+			break;
 		case 'X': opt.corrupt = true; break;
 		default: usage();
 		}
 	}
-	if (optind != argc)
+	if (optind != argc || (opt.policy != POLICY_NONE && opt.touch_node < 0))
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 0; i < opt.procs; i++) {

@@ -1,0 +1,56 @@
+#!/bin/bash
+# Memory follows CPU on 2node: stream first-touches 96 MiB on node 0, then
+# runs on node 1's CPUs.  With AutoNUMA enabled >= 90% of its pages end on
+# node 1 (move_pages(2), not AutoNUMA's counters) and the data check passes;
+# disabled, with noautonuma, or under an mbind/set_mempolicy policy nothing
+# moves.  vmstat proves that knuma_scand really marks pages.
+. "$(dirname "$0")/lib.sh"
+runs=$TOP/build/runs/test-migrate
+mkdir -p "$runs"
+stream=$TOP/build/workloads/stream
+
+# boot NAME MODE [APPEND]
+boot() { APPEND=${3:-} TIMEOUT=300 "$H/boot.sh" 2node "$runs/$1" \
+	"$TOP/guest/autonuma-migrate.sh" "$2" "$stream" >"$runs/$1.out" 2>&1; }
+# node_pct RUN NODE: the final share of the pages on NODE, in percent.
+node_pct() { sed -n 's/^stream: done .*nodes=//p' "$runs/$1/stream.log" | cut -d, -f$(($2 + 1)); }
+# delta RUN FILE KEY: after - before of a "key value" counter.
+delta() { echo $(($(awk -v k="$3" '$1 == k { print $2 }' "$runs/$1/$2.after") - \
+	$(awk -v k="$3" '$1 == k { print $2 }' "$runs/$1/$2.before"))); }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+check "enabled: boots and runs stream" boot enabled enabled
+check "enabled: the data check passes" grep -q "check=ok" "$runs/enabled/stream.log"
+check "enabled: >= 90% of the pages end on node 1" ge "$(node_pct enabled 1)" 90
+check "enabled: knuma_scand finished passes" ge "$(delta enabled autonuma full_scans)" 1
+check "enabled: knuma_scand marked pages (numa_pte_updates)" ge "$(delta enabled vmstat numa_pte_updates)" 1
+check "enabled: hinting faults reached AutoNUMA (numa_hint_faults)" ge "$(delta enabled vmstat numa_hint_faults)" 1
+# 96 MiB is 24576 pages; 80% of them at least moved.
+check "enabled: pages_migrated counts the move" ge "$(delta enabled autonuma pages_migrated)" 19660
+check "enabled: vmstat agrees (numa_pages_migrated)" \
+	test "$(delta enabled vmstat numa_pages_migrated)" = "$(delta enabled autonuma pages_migrated)"
+check "enabled: knuma_migrated0 is bound to node 0's CPUs" grep -qx "knuma_migrated0 0-1" "$runs/enabled/threads"
+check "enabled: knuma_migrated1 is bound to node 1's CPUs" grep -qx "knuma_migrated1 2-3" "$runs/enabled/threads"
+check "enabled: the queues' memory per page is reported" \
+	grep -Eq "autonuma: migration queues: [0-9]+ KiB for [0-9]+ pages \([0-9.]+ bytes per page\)" "$runs/enabled/console.log"
+check "enabled: one knuma_scand" test "$(grep -c "^knuma_scand " "$runs/enabled/threads")" = 1
+
+for mode in disabled mbind task; do
+	check "$mode: boots and runs stream" boot $mode $mode
+	check "$mode: the data check passes" grep -q "check=ok" "$runs/$mode/stream.log"
+	check "$mode: the pages stay on node 0" ge "$(node_pct $mode 0)" 99
+	# Other processes (the guest's shell) may move a few pages; stream's
+	# 24576 would be far more than a tenth of them.
+	check "$mode: pages_migrated stays far below the workload's pages" \
+		test "$(delta $mode autonuma pages_migrated)" -lt 2458
+done
+check "disabled: pages_migrated stays 0" test "$(delta disabled autonuma pages_migrated)" = 0
+check "disabled: knuma_scand did not scan" test "$(delta disabled autonuma pages_scanned)" = 0
+
+check "noautonuma: boots and runs stream" boot noautonuma absent noautonuma
+check "noautonuma: the data check passes" grep -q "check=ok" "$runs/noautonuma/stream.log"
+check "noautonuma: the pages stay on node 0" ge "$(node_pct noautonuma 0)" 99
+check "noautonuma: no knuma_* thread" test ! -s "$runs/noautonuma/threads"
+check_fails "noautonuma: no migration queues allocated" grep -q "autonuma: migration queues" "$runs/noautonuma/console.log"
+echo "1..$T"
+exit $((FAILS > 0))
