@@ -5,6 +5,8 @@
 #   TOPO     topology from qemu-configs/topology/ (default 2node)
 #   CONFIG   kernel flavour: base, or debug (base + qemu-configs/kernel/debug.config)
 #   APPEND   extra guest kernel command line
+#   BALANCE  NUMA balancer of the main job: autonuma (default), numa_balancing
+#            (upstream) or none
 #   CMD      command for `make boot` (default: an interactive shell)
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
@@ -35,6 +37,7 @@ KMAKE = $(MAKE) -C $(SRC) O=$(abspath $(KOBJ)) ARCH=x86_64 CC="ccache gcc" LOCAL
 
 # The main job: stream on TOPO under trace-cmd record, then the report.
 STREAM_ARGS ?= -p 2 -t 1 -s 128 -d 20 -M
+BALANCE     ?= autonuma
 PROFILE     ?= tracepoints/profiles/default.profile
 
 all: run
@@ -67,6 +70,7 @@ boot: kernel initramfs workloads
 
 run: kernel initramfs workloads
 	VERBOSE=$(VERBOSE) harness/boot.sh $(TOPO) $(RUNS)/stream-$(TOPO) \
+		$(CURDIR)/guest/balancer.sh $(BALANCE) \
 		$(CURDIR)/guest/trace-workload.sh $(CURDIR)/$(PROFILE) \
 		$(abspath $(BUILD))/workloads/stream $(STREAM_ARGS)
 	@harness/summary.sh $(RUNS)/stream-$(TOPO)
