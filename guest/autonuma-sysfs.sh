@@ -16,6 +16,7 @@ write_err() { (echo "$2" > "$1") 2>&1 | sed -n 's/.*write error: //p'; }
 
 if [ "$1" = absent ]; then
 	t "no $A" test ! -e "$A"
+	t "no knuma_* kernel thread" eval '! grep -qs "^knuma_" /proc/[0-9]*/comm'
 	exit 0
 fi
 

@@ -27,18 +27,27 @@ check "enabled: knuma_scand marked pages (numa_pte_updates)" ge "$(delta enabled
 check "enabled: hinting faults reached AutoNUMA (numa_hint_faults)" ge "$(delta enabled vmstat numa_hint_faults)" 1
 # 96 MiB is 24576 pages; 80% of them at least moved.
 check "enabled: pages_migrated counts the move" ge "$(delta enabled autonuma pages_migrated)" 19660
+# Read one after the other while the guest's other processes may still move
+# a page or two: equal within 1%.
+within1pct() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d * 100 <= a) }'; }
 check "enabled: vmstat agrees (numa_pages_migrated)" \
-	test "$(delta enabled vmstat numa_pages_migrated)" = "$(delta enabled autonuma pages_migrated)"
+	within1pct "$(delta enabled vmstat numa_pages_migrated)" "$(delta enabled autonuma pages_migrated)"
 check "enabled: knuma_migrated0 is bound to node 0's CPUs" grep -qx "knuma_migrated0 0-1" "$runs/enabled/threads"
 check "enabled: knuma_migrated1 is bound to node 1's CPUs" grep -qx "knuma_migrated1 2-3" "$runs/enabled/threads"
 check "enabled: the queues' memory per page is reported" \
 	grep -Eq "autonuma: migration queues: [0-9]+ KiB for [0-9]+ pages \([0-9.]+ bytes per page\)" "$runs/enabled/console.log"
 check "enabled: one knuma_scand" test "$(grep -c "^knuma_scand " "$runs/enabled/threads")" = 1
 
+check "pte: boots and runs stream (knuma_scand/pmd=0)" boot pte pte
+check "pte: the data check passes" grep -q "check=ok" "$runs/pte/stream.log"
+check "pte: >= 90% of the pages end on node 1" ge "$(node_pct pte 1)" 90
+
 for mode in disabled mbind task; do
 	check "$mode: boots and runs stream" boot $mode $mode
 	check "$mode: the data check passes" grep -q "check=ok" "$runs/$mode/stream.log"
-	check "$mode: the pages stay on node 0" ge "$(node_pct $mode 0)" 99
+	# First touch leaves up to ~1% on node 1 without any balancer (THP
+	# collapse); a migration would leave >= 90% there.
+	check "$mode: the pages stay on node 0" ge "$(node_pct $mode 0)" 95
 	# Other processes (the guest's shell) may move a few pages; stream's
 	# 24576 would be far more than a tenth of them.
 	check "$mode: pages_migrated stays far below the workload's pages" \
@@ -47,9 +56,17 @@ done
 check "disabled: pages_migrated stays 0" test "$(delta disabled autonuma pages_migrated)" = 0
 check "disabled: knuma_scand did not scan" test "$(delta disabled autonuma pages_scanned)" = 0
 
+# Lifecycle under load: fork/exec/exit by the hundred while knuma_scand scans
+# without sleeping and AutoNUMA is switched off and on (the console check
+# fails the boot on any kernel error report).
+check "churn: boots, forks, execs, toggles, runs stream" boot churn churn
+check "churn: both stream processes pass the data check" \
+	test "$(grep -c "stream: done .*check=ok" "$runs/churn/stream.log")" = 2
+check "churn: knuma_scand kept scanning" ge "$(delta churn autonuma full_scans)" 10
+
 check "noautonuma: boots and runs stream" boot noautonuma absent noautonuma
 check "noautonuma: the data check passes" grep -q "check=ok" "$runs/noautonuma/stream.log"
-check "noautonuma: the pages stay on node 0" ge "$(node_pct noautonuma 0)" 99
+check "noautonuma: the pages stay on node 0" ge "$(node_pct noautonuma 0)" 95
 check "noautonuma: no knuma_* thread" test ! -s "$runs/noautonuma/threads"
 check_fails "noautonuma: no migration queues allocated" grep -q "autonuma: migration queues" "$runs/noautonuma/console.log"
 echo "1..$T"
