@@ -53,7 +53,9 @@ else
 	interactive=1
 fi
 
-qemu=(qemu-system-x86_64 -nodefaults -no-reboot -accel "$accel" -cpu max
+# An Intel vendor: TCG's max CPU reports SMT siblings to Linux only through
+# Intel's topology leaves (the AMD path needs topoext, which TCG lacks).
+qemu=(qemu-system-x86_64 -nodefaults -no-reboot -accel "$accel" -cpu max,vendor=GenuineIntel
 	"${machine[@]}"
 	-kernel "$KERNEL" -initrd "$INITRD"
 	-append "console=ttyS0 panic=-1 rdinit=/init numa_balancing=disable ${APPEND:-}"

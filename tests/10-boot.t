@@ -5,7 +5,7 @@
 # job's exit status reaches the host, and a guest crash or hang fails the run.
 . "$(dirname "$0")/lib.sh"
 topos=(2node 4node 2node-smt 1node)
-plan $((${#topos[@]} * 5 + 4))
+plan $((${#topos[@]} * 6 + 4))
 runs=$TOP/build/runs/test-boot
 mkdir -p "$runs"
 
@@ -24,6 +24,10 @@ for t in "${topos[@]}"; do
 			m = f[3] + 0; want["node" f[1]] = (f[3] ~ /G$/ ? m * 1048576 : m * 1024) } }
 		{ if (!($1 in want) || $3 < 0.85 * want[$1] || $3 > want[$1]) bad = 1; seen++ }
 		END { exit bad || seen != n }' "$r/nodes.txt"
+	# CPU 0 has threads=N siblings (0, or 0-1 with 2 threads per core).
+	threads=$(sed -n 's/.*threads=\([0-9]*\).*/\1/p' <<<"$SMP")
+	want=0; [ "$threads" = 1 ] || want=0-$((threads - 1))
+	check "$t: the guest sees $threads thread(s) per core" test "$(cat "$r/smt.txt" 2>/dev/null)" = "$want"
 	rep=$(trace-cmd report "$r/trace.dat" 2>/dev/null)
 	check "$t: the host reads the guest's trace (exec event and marker)" \
 		eval 'grep -q "sched_process_exec:.*filename=/bin/true" <<<"$rep" && grep -q selftest-marker <<<"$rep"'

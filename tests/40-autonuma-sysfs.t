@@ -19,6 +19,7 @@ while read -r verdict rest; do
 done < <(cat "$r/sysfs.tap" 2>/dev/null)
 check "2node: the guest checks ran to the end" test "$status" = 0 -a "$T" -gt 50
 check "KUnit: the autonuma suite passed at boot" eval 'tr -d "\r" <"$r/console.log" | grep -Eq "^\[[ 0-9.]+\] ok [0-9]+ autonuma$"' 
+check "KUnit: the autonuma_sched suite passed at boot" eval 'tr -d "\r" <"$r/console.log" | grep -Eq "^\[[ 0-9.]+\] ok [0-9]+ autonuma_sched$"'
 check_fails "KUnit: no autonuma case failed" grep -Eq "not ok [0-9]+ autonuma" "$r/console.log"
 
 r=$runs/1node

@@ -1,0 +1,34 @@
+#!/bin/bash
+# CPU follows memory (the schedule() hook placement): perf bench numa mem
+# converges with AutoNUMA on 2node and 4node, and on the SMT topology a
+# half-loaded machine keeps one task per core.
+. "$(dirname "$0")/lib.sh"
+runs=$TOP/build/runs/test-sched
+mkdir -p "$runs"
+
+# bench NAME TOPO PERF-ARGS...: perf bench numa mem with AutoNUMA enabled
+bench() { TIMEOUT=400 "$H/boot.sh" "$2" "$runs/$1" "$TOP/guest/balancer.sh" autonuma \
+	perf bench numa mem "${@:3}" >"$runs/$1.out" 2>&1; }
+# latency NAME: perf's NUMA-convergence-latency (the run time if it never converged)
+latency() { awk -F, '/NUMA-convergence-latency/ { gsub(/ /, "", $2); print $2 }' "$runs/$1/job.log"; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a < b) }'; }
+
+check "2node: perf bench numa mem -p 2 -t 2 runs" bench 2node 2node -p 2 -t 2 -P 256 -s 100 -m -c
+check "2node: it converges (latency $(latency 2node) s of 100)" lt "$(latency 2node)" 95
+check "4node: perf bench numa mem -p 4 -t 2 runs" bench 4node 4node -p 4 -t 2 -P 256 -s 100 -m -c
+check "4node: it converges (latency $(latency 4node) s of 100)" lt "$(latency 4node)" 95
+
+# 2node-smt, half loaded: perf bench numa mem with 4 threads on 4 cores of
+# 2 threads.  With the debug knob every move AutoNUMA makes is logged with
+# the idleness of the source and destination cores: it must move tasks, and
+# never from a fully idle core onto a busy core's sibling.
+check "2node-smt: perf bench numa mem -p 2 -t 2 runs (AutoNUMA debug)" eval 'TIMEOUT=400 "$H/boot.sh" 2node-smt \
+	"$runs/smt" "$TOP/guest/balancer.sh" autonuma+debug perf bench numa mem -p 2 -t 2 -P 256 -s 30 -m \
+	>"$runs/smt.out" 2>&1'
+moves=$(grep -c "autonuma: move pid" "$runs/smt/console.log")
+check "2node-smt: every move is logged with its cores' idleness ($moves moves)" \
+	test "$(grep -c "autonuma: move pid .* smt_idle [01]->[01]" "$runs/smt/console.log")" = "$moves"
+check_fails "2node-smt: no move from an idle core to a busy core's sibling" \
+	grep -q "autonuma: move pid .* smt_idle 1->0" "$runs/smt/console.log"
+echo "1..$T"
+exit $((FAILS > 0))
