@@ -30,13 +30,13 @@ while read -r word arg; do
 done < "$profile"
 [ ${#events[@]} -gt 0 ] || { echo "trace-workload: no events to record" >&2; exit 1; }
 
-cp /proc/vmstat vmstat.before
 # Record into guest memory: trace-cmd splices, which 9p does not support.
 # trace-cmd does not pass on the command's exit status: keep it in a file.
+# vmstat is read while tracing, so the trace covers what the counters count.
 rm -f "$TMPDIR"/workload-status
 trace-cmd record -q -b "$buffer_kb" -o "$TMPDIR"/trace.dat "${events[@]}" -- \
-	/bin/sh -c '"$@"; echo $? > "$TMPDIR"/workload-status' sh "$@" 2>&1 | tee workload.log
-cp /proc/vmstat vmstat.after
+	/bin/sh -c 'cp /proc/vmstat vmstat.before; "$@"; echo $? > "$TMPDIR"/workload-status
+		cp /proc/vmstat vmstat.after' sh "$@" 2>&1 | tee workload.log
 cp "$TMPDIR"/trace.dat trace.dat
 rc=$(cat "$TMPDIR"/workload-status 2>/dev/null || echo 127)
 [ "$rc" = 0 ] || { echo "trace-workload: command failed (status $rc)" >&2; exit "$rc"; }

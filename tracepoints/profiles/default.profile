@@ -3,8 +3,8 @@
 # kernel may lack (it is skipped with a note); any other missing event fails the
 # run.  "buffer_kb N" sets trace-cmd's per-CPU buffer (-b).
 buffer_kb 16384
-# The AutoNUMA trace system: optional until the tracepoint patch is in the series.
-?autonuma
+# The AutoNUMA trace system (tracepoints/README.md has the reference).
+autonuma
 # Upstream NUMA balancing, for the comparison runs.
 sched:sched_move_numa
 sched:sched_swap_numa

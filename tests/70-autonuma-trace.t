@@ -1,0 +1,41 @@
+#!/bin/bash
+# The autonuma trace system: `trace-cmd record` of the default profile
+# during a migrating workload (stream's memory first touched on node 0,
+# its threads then on node 1, AutoNUMA on).  On the host: every event that
+# this workload must produce is there, nothing was lost, and the pages the
+# knuma_migrated batch events say they migrated match the kernel's counter
+# (/proc/vmstat numa_pages_migrated, read while tracing) and the pages
+# move_pages(2) saw move.
+. "$(dirname "$0")/lib.sh"
+runs=$TOP/build/runs/test-trace
+mkdir -p "$runs"
+r=$runs/migrate
+
+check "2node: stream runs under trace-cmd record -e autonuma" eval 'TIMEOUT=400 "$H/boot.sh" 2node "$r" \
+	"$TOP/guest/balancer.sh" autonuma "$TOP/guest/trace-workload.sh" "$TOP/tracepoints/profiles/default.profile" \
+	"$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 1 -M >"$r.out" 2>&1'
+check "the summary reads the trace and reports no lost event" \
+	eval '"$H/summary.sh" "$r" >"$r/summary.txt" 2>&1 && grep -q "^lost events: 0$" "$r/summary.txt"'
+rep=$(trace-cmd report "$r/trace.dat" 2>/dev/null)
+for ev in autonuma_scan_mm autonuma_mm_stats autonuma_hinting_fault autonuma_page_queue \
+	autonuma_page_dequeue autonuma_migrate_batch autonuma_task_placement autonuma_balance_cost; do
+	check "$ev fired ($(grep -c " $ev: " <<<"$rep"))" grep -q " $ev: " <<<"$rep"
+done
+check "hinting faults print the filter and the action symbolically" \
+	eval 'grep -q "autonuma_hinting_fault: .*filter=first action=queue" <<<"$rep"'
+check "placements print the path and reason symbolically" \
+	eval 'grep -Eq "autonuma_task_placement: .*path=schedule reason=(stay|idle|thread|process|smt)" <<<"$rep"'
+
+events=$(sed -n 's/.*autonuma_migrate_batch: .*succeeded=\([0-9]*\).*/\1/p' <<<"$rep" | awk '{ s += $1 } END { print s + 0 }')
+counter=$(awk 'NR == FNR { b[$1] = $2; next } $1 == "numa_pages_migrated" { print $2 - b[$1] }' \
+	"$r/vmstat.before" "$r/vmstat.after")
+# move_pages: stream's share of pages on node 1 at the end, of 96 MiB.
+moved=$(sed -n 's/^stream: done .*nodes=[0-9.]*,\([0-9.]*\).*/\1/p' "$r/workload.log" |
+	awk '{ printf "%d", $1 / 100 * 96 * 256 }')
+# The batches straddling the two vmstat reads can differ by one batch.
+check "migrated pages: events ($events) = numa_pages_migrated ($counter), within 1%" \
+	awk -v a="$events" -v b="$counter" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= b) }'
+check "migrated pages: events ($events) cover what move_pages saw move ($moved)" \
+	awk -v a="$events" -v m="$moved" 'BEGIN { exit !(m > 20000 && a >= 0.95 * m) }'
+echo "1..$T"
+exit $((FAILS > 0))
