@@ -13,10 +13,25 @@ bench() { TIMEOUT=400 "$H/boot.sh" "$2" "$runs/$1" "$TOP/guest/balancer.sh" auto
 latency() { awk -F, '/NUMA-convergence-latency/ { gsub(/ /, "", $2); print $2 }' "$runs/$1/job.log"; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a < b) }'; }
 
-check "2node: perf bench numa mem -p 2 -t 2 runs" bench 2node 2node -p 2 -t 2 -P 256 -s 100 -m -c
-check "2node: it converges (latency $(latency 2node) s of 100)" lt "$(latency 2node)" 95
-check "4node: perf bench numa mem -p 4 -t 2 runs" bench 4node 4node -p 4 -t 2 -P 256 -s 100 -m -c
-check "4node: it converges (latency $(latency 4node) s of 100)" lt "$(latency 4node)" 95
+# Both placement paths: the load balancer (default) and schedule()
+# (autonuma_balance=schedule at boot).
+for path in lb schedule; do
+	export APPEND="autonuma_balance=$path"
+	check "2node, $path: perf bench numa mem -p 2 -t 2 runs" bench 2node-$path 2node -p 2 -t 2 -P 256 -s 100 -m -c
+	check "2node, $path: the placement ran from $path" \
+		grep -q "autonuma: initialized, disabled, placement from $path" "$runs/2node-$path/console.log"
+	check "2node, $path: it converges (latency $(latency 2node-$path) s of 100)" lt "$(latency 2node-$path)" 95
+	check "4node, $path: perf bench numa mem -p 4 -t 2 runs" bench 4node-$path 4node -p 4 -t 2 -P 256 -s 100 -m -c
+	check "4node, $path: it converges (latency $(latency 4node-$path) s of 100)" lt "$(latency 4node-$path)" 95
+done
+unset APPEND
+
+# Switching the path at run time under load: every 0.2 s during a run.
+check "2node: switching lb/schedule during perf bench numa mem is safe" eval 'TIMEOUT=400 "$H/boot.sh" 2node \
+	"$runs/flip" "$TOP/guest/balancer.sh" autonuma "$TOP/guest/autonuma-flip.sh" \
+	perf bench numa mem -p 2 -t 2 -P 256 -s 20 -m >"$runs/flip.out" 2>&1'
+check "2node: ... with switches done ($(sed -n "s/autonuma-flip: //p" "$runs/flip/job.log"))" \
+	grep -Eq "autonuma-flip: [1-9][0-9]+ switches" "$runs/flip/job.log"
 
 # 2node-smt, half loaded: perf bench numa mem with 4 threads on 4 cores of
 # 2 threads.  With the debug knob every move AutoNUMA makes is logged with
