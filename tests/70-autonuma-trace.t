@@ -24,7 +24,7 @@ done
 check "hinting faults print the filter and the action symbolically" \
 	eval 'grep -q "autonuma_hinting_fault: .*filter=first action=queue" <<<"$rep"'
 check "placements print the path and reason symbolically" \
-	eval 'grep -Eq "autonuma_task_placement: .*path=schedule reason=(stay|idle|thread|process|smt)" <<<"$rep"'
+	eval 'grep -Eq "autonuma_task_placement: .*path=(lb|schedule) reason=(stay|idle|thread|process|smt)" <<<"$rep"'
 
 events=$(sed -n 's/.*autonuma_migrate_batch: .*succeeded=\([0-9]*\).*/\1/p' <<<"$rep" | awk '{ s += $1 } END { print s + 0 }')
 counter=$(awk 'NR == FNR { b[$1] = $2; next } $1 == "numa_pages_migrated" { print $2 - b[$1] }' \
