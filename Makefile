@@ -5,8 +5,8 @@
 #   TOPO     topology from qemu-configs/topology/ (default 2node)
 #   CONFIG   kernel flavour: base, or debug (base + qemu-configs/kernel/debug.config)
 #   APPEND   extra guest kernel command line
-#   BALANCE  NUMA balancer of the main job: autonuma (default), numa_balancing
-#            (upstream) or none
+#   BALANCE  NUMA balancer of the main job (a variant of guest/balancer.sh):
+#            autonuma (default), autonuma-lb, autonuma-schedule, upstream, none
 #   CMD      command for `make boot` (default: an interactive shell)
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
@@ -65,15 +65,21 @@ initramfs: deps $(INITRD)
 workloads: deps
 	@$(MAKE) --no-print-directory -C workloads OUT=$(abspath $(BUILD))/workloads
 
+REPORT := $(BUILD)/analysis/autonuma-report
+analysis: deps
+	@$(MAKE) --no-print-directory -C analysis OUT=$(abspath $(BUILD))/analysis
+
 boot: kernel initramfs workloads
 	harness/boot.sh $(TOPO) $(RUNS)/boot-$(TOPO) $(CMD)
 
-run: kernel initramfs workloads
+run: kernel initramfs workloads analysis
 	VERBOSE=$(VERBOSE) harness/boot.sh $(TOPO) $(RUNS)/stream-$(TOPO) \
 		$(CURDIR)/guest/balancer.sh $(BALANCE) \
 		$(CURDIR)/guest/trace-workload.sh $(CURDIR)/$(PROFILE) \
 		$(abspath $(BUILD))/workloads/stream $(STREAM_ARGS)
 	@harness/summary.sh $(RUNS)/stream-$(TOPO)
+	@echo; echo "-- convergence ($(REPORT))"
+	@$(REPORT) -p $(RUNS)/stream-$(TOPO)/plot $(RUNS)/stream-$(TOPO)/trace.dat
 
 # Write build/linux's commits pristine..HEAD back to patches/ and series/.
 export-series:

@@ -1,15 +1,19 @@
 #!/bin/bash
 # Run a command in the guest under `trace-cmd record`, with the events of a
-# capture profile (tracepoints/profiles/).  Writes to the current directory
-# (the run directory shared with the host): trace.dat, vmstat.before,
-# vmstat.after, workload.log (the command's output, also on stdout).
-# Fails if the command fails or trace-cmd reports lost events.
+# capture profile (tracepoints/profiles/), and under numa-sample, which
+# records where the command's memory and threads are (for analysis/).
+# Writes to the current directory (the run directory shared with the host):
+# trace.dat, vmstat.before, vmstat.after, workload.log (the command's output,
+# also on stdout).  Fails if the command fails.
 #
 # usage: trace-workload.sh PROFILE COMMAND...
+# BALANCE_VARIANT (set by balancer.sh) names the run's variant in the trace.
 set -euo pipefail
 export TMPDIR=${TMPDIR:-/run/tmp}
 profile=$1
 shift
+sampler=${NUMA_SAMPLE:-$(dirname "$0")/../build/workloads/numa-sample}
+[ -x "$sampler" ] || { echo "trace-workload: $sampler missing: make workloads" >&2; exit 1; }
 
 events=() buffer_kb=4096
 while read -r word arg; do
@@ -36,7 +40,8 @@ done < "$profile"
 rm -f "$TMPDIR"/workload-status
 trace-cmd record -q -b "$buffer_kb" -o "$TMPDIR"/trace.dat "${events[@]}" -- \
 	/bin/sh -c 'cp /proc/vmstat vmstat.before; "$@"; echo $? > "$TMPDIR"/workload-status
-		cp /proc/vmstat vmstat.after' sh "$@" 2>&1 | tee workload.log
+		cp /proc/vmstat vmstat.after' sh \
+	"$sampler" -V "${BALANCE_VARIANT:-unknown}" "$@" 2>&1 | tee workload.log
 cp "$TMPDIR"/trace.dat trace.dat
 rc=$(cat "$TMPDIR"/workload-status 2>/dev/null || echo 127)
 [ "$rc" = 0 ] || { echo "trace-workload: command failed (status $rc)" >&2; exit "$rc"; }

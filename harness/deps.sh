@@ -9,7 +9,9 @@ packages=(
 	# guest: QEMU, the initramfs, and the host tools run inside the guest
 	qemu-system-x86 busybox-static trace-cmd linux-perf numactl
 	# analysis and tests
-	libtracecmd-dev pkg-config gnuplot-nox perl file
+	libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config gnuplot-nox perl file
+	# fuzzing the analysis (libFuzzer, ASan)
+	clang
 )
 missing=()
 for p in "${packages[@]}"; do

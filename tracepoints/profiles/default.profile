@@ -9,4 +9,6 @@ autonuma
 sched:sched_move_numa
 sched:sched_swap_numa
 sched:sched_stick_numa
+# Every move of the workload's threads, for analysis/ (any variant).
+sched:sched_migrate_task
 migrate:mm_migrate_pages
