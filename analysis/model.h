@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The state of one traced run, fed event by event (model.c), and what is
+ * derived from it: per-process locality over time and convergence, and the
+ * run's cost.  Nothing here knows about trace.dat: trace.c decodes records
+ * into these calls, the unit tests call them directly.
+ */
+#ifndef AN_MODEL_H
+#define AN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define AN_MAX_NODES	64
+#define AN_MAX_CPUS	1024
+#define AN_NEVER	(-1.0)	/* convergence time of a run that never converged */
+
+/* One locality sample of a process, for plots. */
+struct an_point {
+	unsigned long long ts;
+	double locality;	/* % of its pages on its threads' nodes */
+	double threads_home;	/* % of its threads' CPU time on its node */
+};
+
+struct an_thread {
+	int tid, cpu, seq;
+	unsigned long ticks;	/* CPU time used, at the last sample */
+	unsigned long weight;	/* CPU time used in the last interval */
+};
+
+struct an_proc {
+	int tgid;
+	char comm[16];
+	unsigned long pages[AN_MAX_NODES], total, max_total;
+	struct an_thread *threads;
+	int nr_threads, seq;
+	double locality;	/* at the last update */
+	int node;		/* where most of its threads are */
+	bool converged;		/* now */
+	unsigned long long converged_since, last_ts;
+	double convergence;	/* s after the start, AN_NEVER, set by an_finish */
+	struct an_point *points;
+	int nr_points;
+};
+
+/* Pages seen at hinting faults, keyed by (tgid, page->index). */
+struct an_page {
+	unsigned long long key;
+	unsigned long long nodes;	/* bitmask of nodes it was seen on */
+	int nid, nr;
+	bool pingpong;
+};
+
+struct an_vmstat {
+	unsigned long pte_updates, hint_faults, hint_faults_local, pages_migrated;
+};
+
+struct an_cost {
+	/* the kernel's counters over the run (numa-sample's vmstat lines) */
+	struct an_vmstat vm;
+	/* AutoNUMA's events */
+	unsigned long scan_pages, hinting_faults;
+	unsigned long migrated, migrate_failed;
+	unsigned long placements, task_moves, balance_passes;
+	unsigned long long scan_ns, migrate_ns, balance_ns;
+	unsigned long pingpong_pages;
+	/* the scheduler's: migrations of the workload's threads, and upstream's */
+	unsigned long thread_migrations, upstream_moves;
+};
+
+struct an_run {
+	char variant[32];
+	int nr_nodes, nr_cpus, cpu_nid[AN_MAX_CPUS];
+	double threshold;		/* locality % that counts as converged */
+	unsigned long min_pages;	/* smaller processes are not reported */
+
+	bool started, ended;
+	unsigned long long start_ts, end_ts, first_ts, last_ts;
+	bool workload_start;		/* the workload's own start marker seen */
+	int status;			/* the command's exit status */
+	bool have_vm_start, have_vm_end;
+	struct an_vmstat vm_start, vm_end;
+	unsigned long lost;		/* events lost in the ring buffer */
+
+	struct an_proc *procs;
+	int nr_procs;
+	struct an_page *pages;		/* open addressing, nr_slots a power of 2 */
+	size_t nr_pages, nr_slots;
+	struct an_cost cost;
+
+	double convergence;		/* slowest process; AN_NEVER */
+	int slowest;			/* its tgid */
+	char error[160];		/* first malformed input, if any */
+};
+
+void an_init(struct an_run *run, double threshold, unsigned long min_pages);
+void an_free(struct an_run *run);
+
+/* Events, with their timestamps in ns. */
+void an_marker(struct an_run *run, unsigned long long ts, const char *text);
+void an_thread_migrate(struct an_run *run, unsigned long long ts, int pid, int dest_cpu);
+void an_hinting_fault(struct an_run *run, unsigned long long ts, int tgid,
+		      unsigned long index, int page_nid, int nr);
+void an_scan(struct an_run *run, unsigned long long ts, unsigned long pages,
+	     unsigned long long ns);
+void an_migrate_batch(struct an_run *run, unsigned long long ts, unsigned long succeeded,
+		      unsigned long failed, unsigned long long ns);
+void an_placement(struct an_run *run, unsigned long long ts);
+void an_task_moved(struct an_run *run, unsigned long long ts, bool moved);
+void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns);
+void an_upstream_move(struct an_run *run, unsigned long long ts);
+void an_lost(struct an_run *run, unsigned long long ts, unsigned long nr);
+
+/* After the last event: convergence per process and for the run. */
+void an_finish(struct an_run *run);
+
+/* No lost events, no malformed input, the workload ran to success. */
+bool an_valid(const struct an_run *run);
+/* Processes big enough to report. */
+bool an_reported(const struct an_run *run, const struct an_proc *p);
+/* Seconds from the workload's start to ts; the run's length. */
+double an_seconds(const struct an_run *run, unsigned long long ts);
+double an_duration(const struct an_run *run);
+
+#endif

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Print a run: table, CSV, JSON, gnuplot; and compare runs by variant.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report.h"
+
+#define MIB(pages)	((pages) * 4096.0 / (1 << 20))
+
+/* Why a run is not valid, for humans. */
+static const char *invalid_reason(const struct an_run *run)
+{
+	static char why[256];
+
+	if (run->lost)
+		snprintf(why, sizeof(why), "%lu events lost", run->lost);
+	else if (run->error[0])
+		snprintf(why, sizeof(why), "bad input: %s", run->error);
+	else if (!run->ended)
+		snprintf(why, sizeof(why), "the trace ends before the workload did");
+	else if (run->status)
+		snprintf(why, sizeof(why), "the workload failed (status %d)", run->status);
+	else
+		return NULL;
+	return why;
+}
+
+/* AutoNUMA's events exist in the trace: else its columns are not applicable. */
+static bool autonuma_traced(const struct an_run *run)
+{
+	return run->cost.hinting_faults || run->cost.scan_pages || run->cost.balance_passes;
+}
+
+void an_summarize(const struct an_run *run, const char *file, struct an_summary *s)
+{
+	const struct an_cost *c = &run->cost;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->file, sizeof(s->file), "%s", file);
+	snprintf(s->variant, sizeof(s->variant), "%s", run->variant);
+	s->valid = an_valid(run);
+	s->convergence = run->convergence;
+	s->duration = an_duration(run);
+	s->scanned = c->vm.pte_updates;
+	s->faults = c->vm.hint_faults;
+	s->migrated = c->vm.pages_migrated;
+	s->pingpong = autonuma_traced(run) ? c->pingpong_pages : NAN;
+	s->task_moves = c->task_moves + c->upstream_moves;
+	s->balance_ms = autonuma_traced(run) ? c->balance_ns / 1e6 : NAN;
+}
+
+static const char *seconds(double s, char *buf, size_t len)
+{
+	if (s == AN_NEVER)
+		return "never";
+	snprintf(buf, len, "%.2f s", s);
+	return buf;
+}
+
+void report_table(FILE *out, const char *file, const struct an_run *run)
+{
+	const struct an_cost *c = &run->cost;
+	const char *why = invalid_reason(run);
+	char buf[32];
+
+	fprintf(out, "run %s: variant %s, %d nodes, %d CPUs, %.1f s from the workload's start\n",
+		file, run->variant, run->nr_nodes, run->nr_cpus, an_duration(run));
+	fprintf(out, "validity: %s\n", why ? why : "valid (no lost events)");
+	fprintf(out, "convergence (its working threads on one node, >= %.0f%% of its pages there): %s",
+		run->threshold, seconds(run->convergence, buf, sizeof(buf)));
+	if (run->convergence != AN_NEVER && run->slowest)
+		fprintf(out, " (slowest: %d)", run->slowest);
+	fprintf(out, "\n\n%7s %-15s %8s %7s %4s %9s %12s\n", "tgid", "comm", "MiB", "threads",
+		"node", "locality", "converged");
+	for (int i = 0; i < run->nr_procs; i++) {
+		const struct an_proc *p = &run->procs[i];
+
+		if (!an_reported(run, p))
+			continue;
+		fprintf(out, "%7d %-15s %8.1f %7d %4d %8.1f%% %12s\n", p->tgid, p->comm,
+			MIB(p->max_total), p->nr_threads, p->node, p->locality,
+			seconds(p->convergence, buf, sizeof(buf)));
+	}
+	fprintf(out, "\ncost (kernel counters over the run): %lu ptes made NUMA-hinting, "
+		"%lu hinting faults (%lu local), %lu pages migrated\n",
+		c->vm.pte_updates, c->vm.hint_faults, c->vm.hint_faults_local, c->vm.pages_migrated);
+	fprintf(out, "scheduler: %lu migrations of the workload's threads, %lu moves by "
+		"upstream NUMA balancing\n", c->thread_migrations, c->upstream_moves);
+	if (!autonuma_traced(run))
+		return;
+	fprintf(out, "autonuma: %lu pages scanned in %.1f ms, %lu hinting faults, "
+		"%lu pages migrated (%lu failed) in %.1f ms, %lu ping-pong pages\n",
+		c->scan_pages, c->scan_ns / 1e6, c->hinting_faults, c->migrated,
+		c->migrate_failed, c->migrate_ns / 1e6, c->pingpong_pages);
+	fprintf(out, "autonuma placement: %lu balance passes in %.2f ms, %lu decisions, "
+		"%lu tasks moved\n", c->balance_passes, c->balance_ns / 1e6, c->placements,
+		c->task_moves);
+}
+
+void report_csv_header(FILE *out)
+{
+	fprintf(out, "file,variant,valid,tgid,comm,mib,threads,node,locality_pct,"
+		"convergence_s,lost,pte_updates,hint_faults,pages_migrated,pingpong_pages,"
+		"thread_migrations,task_moves,balance_ms\n");
+}
+
+/* One row per process, then one for the run (tgid empty). */
+void report_csv(FILE *out, const char *file, const struct an_run *run)
+{
+	const struct an_cost *c = &run->cost;
+	char conv[32];
+
+	for (int i = 0; i < run->nr_procs; i++) {
+		const struct an_proc *p = &run->procs[i];
+
+		if (!an_reported(run, p))
+			continue;
+		snprintf(conv, sizeof(conv), "%.3f", p->convergence);
+		fprintf(out, "%s,%s,%d,%d,%s,%.1f,%d,%d,%.1f,%s,,,,,,,,\n", file, run->variant,
+			an_valid(run), p->tgid, p->comm, MIB(p->max_total), p->nr_threads,
+			p->node, p->locality, p->convergence == AN_NEVER ? "never" : conv);
+	}
+	snprintf(conv, sizeof(conv), "%.3f", run->convergence);
+	fprintf(out, "%s,%s,%d,,,,,,,%s,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.3f\n", file, run->variant,
+		an_valid(run), run->convergence == AN_NEVER ? "never" : conv, run->lost,
+		c->vm.pte_updates, c->vm.hint_faults, c->vm.pages_migrated, c->pingpong_pages,
+		c->thread_migrations, c->task_moves + c->upstream_moves, c->balance_ns / 1e6);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", *s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void json_seconds(FILE *out, double s)
+{
+	if (s == AN_NEVER)
+		fprintf(out, "null");
+	else
+		fprintf(out, "%.3f", s);
+}
+
+void report_json(FILE *out, const char *file, const struct an_run *run)
+{
+	const struct an_cost *c = &run->cost;
+	const char *why = invalid_reason(run);
+	bool first = true;
+
+	fprintf(out, "{\"file\": ");
+	json_string(out, file);
+	fprintf(out, ", \"variant\": ");
+	json_string(out, run->variant);
+	fprintf(out, ", \"valid\": %s, \"invalid_reason\": ", why ? "false" : "true");
+	if (why)
+		json_string(out, why);
+	else
+		fprintf(out, "null");
+	fprintf(out, ", \"nodes\": %d, \"cpus\": %d, \"duration_s\": %.3f, \"threshold_pct\": %.1f, "
+		"\"lost_events\": %lu, \"convergence_s\": ", run->nr_nodes, run->nr_cpus,
+		an_duration(run), run->threshold, run->lost);
+	json_seconds(out, run->convergence);
+	fprintf(out, ",\n \"cost\": {\"pte_updates\": %lu, \"hint_faults\": %lu, "
+		"\"hint_faults_local\": %lu, \"pages_migrated\": %lu, \"thread_migrations\": %lu, "
+		"\"upstream_moves\": %lu, \"autonuma_scan_pages\": %lu, \"autonuma_scan_ms\": %.3f, "
+		"\"autonuma_hinting_faults\": %lu, \"autonuma_migrated\": %lu, "
+		"\"autonuma_migrate_failed\": %lu, \"autonuma_migrate_ms\": %.3f, "
+		"\"pingpong_pages\": %lu, \"balance_passes\": %lu, \"balance_ms\": %.3f, "
+		"\"placements\": %lu, \"task_moves\": %lu},\n \"processes\": [",
+		c->vm.pte_updates, c->vm.hint_faults, c->vm.hint_faults_local, c->vm.pages_migrated,
+		c->thread_migrations, c->upstream_moves, c->scan_pages, c->scan_ns / 1e6,
+		c->hinting_faults, c->migrated, c->migrate_failed, c->migrate_ns / 1e6,
+		c->pingpong_pages, c->balance_passes, c->balance_ns / 1e6, c->placements,
+		c->task_moves);
+	for (int i = 0; i < run->nr_procs; i++) {
+		const struct an_proc *p = &run->procs[i];
+
+		if (!an_reported(run, p))
+			continue;
+		fprintf(out, "%s\n  {\"tgid\": %d, \"comm\": ", first ? "" : ",", p->tgid);
+		json_string(out, p->comm);
+		fprintf(out, ", \"mib\": %.1f, \"threads\": %d, \"node\": %d, \"locality_pct\": %.2f, "
+			"\"convergence_s\": ", MIB(p->max_total), p->nr_threads, p->node, p->locality);
+		json_seconds(out, p->convergence);
+		fprintf(out, ", \"pages\": [");
+		for (int nid = 0; nid < run->nr_nodes; nid++)
+			fprintf(out, "%s%lu", nid ? ", " : "", p->pages[nid]);
+		fprintf(out, "]");
+		fprintf(out, ", \"samples\": [");
+		for (int j = 0; j < p->nr_points; j++)
+			fprintf(out, "%s[%.3f, %.2f, %.1f]", j ? ", " : "",
+				an_seconds(run, p->points[j].ts), p->points[j].locality,
+				p->points[j].threads_home);
+		fprintf(out, "]}");
+		first = false;
+	}
+	fprintf(out, "]}\n");
+}
+
+int report_plot(const char *dir, const char *file, const struct an_run *run)
+{
+	char path[4096];
+	FILE *dat, *gp;
+	int block = 0;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "autonuma-report: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/locality.dat", dir);
+	dat = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/locality.gp", dir);
+	gp = fopen(path, "w");
+	if (!dat || !gp) {
+		fprintf(stderr, "autonuma-report: %s: %s\n", path, strerror(errno));
+		if (dat)
+			fclose(dat);
+		if (gp)
+			fclose(gp);
+		return -1;
+	}
+	fprintf(gp, "# autonuma-report: locality per process, %s (variant %s)\n"
+		"set terminal svg size 900,600 dynamic\nset output 'locality.svg'\n"
+		"set multiplot layout 2,1 title 'variant %s: convergence %s'\n"
+		"set xlabel 'seconds since the workload started'\nset key outside right\n"
+		"set yrange [0:105]\nset ylabel 'pages local (%%)'\n", file, run->variant,
+		run->variant, run->convergence == AN_NEVER ? "never" : "marked");
+	for (int i = 0; i < run->nr_procs; i++) {
+		const struct an_proc *p = &run->procs[i];
+
+		if (!an_reported(run, p))
+			continue;
+		fprintf(dat, "# tgid %d %s\n", p->tgid, p->comm);
+		for (int j = 0; j < p->nr_points; j++)
+			fprintf(dat, "%.3f %.2f %.1f\n", an_seconds(run, p->points[j].ts),
+				p->points[j].locality, p->points[j].threads_home);
+		fprintf(dat, "\n\n");
+		if (p->convergence != AN_NEVER)
+			fprintf(gp, "set arrow from %.3f, graph 0 to %.3f, graph 1 nohead dt 2 "
+				"lc %d\n", p->convergence, p->convergence, block + 1);
+		block++;
+	}
+	fprintf(gp, "plot for [i=0:%d] 'locality.dat' index i using 1:2 with steps "
+		"lc i+1 title columnheader(1)\n", block - 1);
+	fprintf(gp, "unset arrow\nset ylabel 'threads on its node (%%)'\n"
+		"plot for [i=0:%d] 'locality.dat' index i using 1:3 with steps lc i+1 notitle\n"
+		"unset multiplot\n", block - 1);
+	fclose(dat);
+	fclose(gp);
+	if (!block) {
+		fprintf(stderr, "autonuma-report: no process to plot\n");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "cd '%s' && gnuplot locality.gp", dir);
+	if (system(path)) {
+		fprintf(stderr, "autonuma-report: gnuplot failed; %s/locality.gp is left to run\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Compare */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	/* never (AN_NEVER) sorts after any time */
+	if (x == AN_NEVER || y == AN_NEVER)
+		return (x == AN_NEVER) - (y == AN_NEVER);
+	return (x > y) - (x < y);
+}
+
+/* Median of the valid runs of a variant (NAN values skipped). */
+static double median(const struct an_summary *runs, int n, const char *variant,
+		     size_t offset, double *min, double *max)
+{
+	double v[n];
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		double x = *(const double *)((const char *)&runs[i] + offset);
+
+		if (runs[i].valid && !strcmp(runs[i].variant, variant) && !isnan(x))
+			v[k++] = x;
+	}
+	if (!k)
+		return NAN;
+	qsort(v, k, sizeof(double), cmp_double);
+	if (min)
+		*min = v[0];
+	if (max)
+		*max = v[k - 1];
+	if (k % 2)
+		return v[k / 2];
+	if (v[k / 2] == AN_NEVER)
+		return AN_NEVER;
+	return (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+static void cell_seconds(FILE *out, double s)
+{
+	if (isnan(s))
+		fprintf(out, " - |");
+	else if (s == AN_NEVER)
+		fprintf(out, " never |");
+	else
+		fprintf(out, " %.2f |", s);
+}
+
+static void cell_number(FILE *out, double x, double base)
+{
+	if (isnan(x))
+		fprintf(out, " - |");
+	else if (isnan(base) || base <= 0)
+		fprintf(out, " %.0f |", x);
+	else
+		fprintf(out, " %.0f (%.2f) |", x, x / base);
+}
+
+#define FIELD(f) offsetof(struct an_summary, f)
+
+int report_compare(FILE *out, struct an_summary *runs, int n, const char *baseline)
+{
+	static const struct { const char *name; size_t off; } costs[] = {
+		{ "ptes scanned", FIELD(scanned) }, { "hinting faults", FIELD(faults) },
+		{ "pages migrated", FIELD(migrated) }, { "ping-pong pages", FIELD(pingpong) },
+		{ "task moves", FIELD(task_moves) }, { "balance ms", FIELD(balance_ms) },
+	};
+	const char *variants[n];
+	int nv = 0, base = -1;
+	double base_conv;
+
+	for (int i = 0; i < n; i++) {
+		int j = 0;
+
+		while (j < nv && strcmp(variants[j], runs[i].variant))
+			j++;
+		if (j == nv)
+			variants[nv++] = runs[i].variant;
+	}
+	for (int j = 0; j < nv; j++)
+		if (baseline && !strcmp(variants[j], baseline))
+			base = j;
+	if (baseline && base < 0) {
+		fprintf(stderr, "autonuma-report: baseline variant '%s' is not among the runs\n",
+			baseline);
+		return -1;
+	}
+	if (base < 0)
+		base = 0;
+	base_conv = median(runs, n, variants[base], FIELD(convergence), NULL, NULL);
+
+	fprintf(out, "| variant | runs (valid) | convergence median s | min | max | ratio to %s |",
+		variants[base]);
+	for (size_t c = 0; c < sizeof(costs) / sizeof(costs[0]); c++)
+		fprintf(out, " %s |", costs[c].name);
+	fprintf(out, "\n|---|---|---|---|---|---|");
+	for (size_t c = 0; c < sizeof(costs) / sizeof(costs[0]); c++)
+		fprintf(out, "---|");
+	fprintf(out, "\n");
+	for (int j = 0; j < nv; j++) {
+		double min = NAN, max = NAN, conv;
+		int total = 0, valid = 0;
+
+		for (int i = 0; i < n; i++)
+			if (!strcmp(runs[i].variant, variants[j])) {
+				total++;
+				valid += runs[i].valid;
+			}
+		conv = median(runs, n, variants[j], FIELD(convergence), &min, &max);
+		fprintf(out, "| %s | %d (%d) |", variants[j], total, valid);
+		cell_seconds(out, conv);
+		cell_seconds(out, min);
+		cell_seconds(out, max);
+		if (isnan(conv) || isnan(base_conv) || conv == AN_NEVER || base_conv == AN_NEVER ||
+		    base_conv <= 0)
+			fprintf(out, " %s |", conv == AN_NEVER ? "-" : j == base ? "1.00" : "n/a");
+		else
+			fprintf(out, " %.2f |", conv / base_conv);
+		for (size_t c = 0; c < sizeof(costs) / sizeof(costs[0]); c++)
+			cell_number(out, median(runs, n, variants[j], costs[c].off, NULL, NULL),
+				    median(runs, n, variants[base], costs[c].off, NULL, NULL));
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\nMedians over valid runs; cost cells: median (ratio to %s); "
+		"never: the median run did not converge; -: no valid run or not traced.\n",
+		variants[base]);
+	for (int i = 0; i < n; i++)
+		if (!runs[i].valid)
+			fprintf(out, "invalid run left out: %s (%s)\n", runs[i].file, runs[i].variant);
+	return 0;
+}

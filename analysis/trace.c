@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Read a trace.dat with libtracecmd and feed its events to the run model:
+ * one callback per followed event, records in time order across CPUs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <trace-cmd.h>
+#include <event-parse.h>
+
+#include "model.h"
+#include "trace.h"
+
+/* A numeric field, sign-extended when the format says it is signed. */
+static bool field(struct tep_event *ev, struct tep_record *rec, const char *name,
+		  long long *out)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+	unsigned long long v;
+
+	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > rec->size ||
+	    tep_read_number_field(f, rec->data, &v))
+		return false;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size > 0 && f->size < 8 &&
+	    (v & 1ULL << (f->size * 8 - 1)))
+		v |= ~0ULL << (f->size * 8);
+	*out = (long long)v;
+	return true;
+}
+
+/* Fetch fields or give up on the record (a format without them). */
+#define FIELDS(ev, rec, ...) fields(ev, rec, (const char *[]){ __VA_ARGS__, NULL }, v)
+static bool fields(struct tep_event *ev, struct tep_record *rec, const char **names,
+		   long long *v)
+{
+	for (int i = 0; names[i]; i++)
+		if (!field(ev, rec, names[i], &v[i]))
+			return false;
+	return true;
+}
+
+static int on_print(struct tracecmd_input *h, struct tep_event *ev,
+		    struct tep_record *rec, int cpu, void *data)
+{
+	struct tep_format_field *f = tep_find_field(ev, "buf");
+	char text[1024];
+	int len;
+
+	if (!f || f->offset < 0 || f->offset >= rec->size)
+		return 0;
+	len = rec->size - f->offset;
+	if (len >= (int)sizeof(text))
+		len = sizeof(text) - 1;
+	memcpy(text, (char *)rec->data + f->offset, len);
+	text[len] = 0;
+	text[strcspn(text, "\n")] = 0;
+	an_marker(data, rec->ts, text);
+	return 0;
+}
+
+static int on_migrate_task(struct tracecmd_input *h, struct tep_event *ev,
+			   struct tep_record *rec, int cpu, void *data)
+{
+	long long v[2];
+
+	if (FIELDS(ev, rec, "pid", "dest_cpu"))
+		an_thread_migrate(data, rec->ts, v[0], v[1]);
+	return 0;
+}
+
+static int on_upstream_move(struct tracecmd_input *h, struct tep_event *ev,
+			    struct tep_record *rec, int cpu, void *data)
+{
+	an_upstream_move(data, rec->ts);
+	return 0;
+}
+
+static int on_hinting_fault(struct tracecmd_input *h, struct tep_event *ev,
+			    struct tep_record *rec, int cpu, void *data)
+{
+	long long v[4];
+
+	if (FIELDS(ev, rec, "tgid", "index", "page_nid", "nr"))
+		an_hinting_fault(data, rec->ts, v[0], v[1], v[2], v[3]);
+	return 0;
+}
+
+static int on_scan(struct tracecmd_input *h, struct tep_event *ev,
+		   struct tep_record *rec, int cpu, void *data)
+{
+	long long v[2];
+
+	if (FIELDS(ev, rec, "pages", "ns"))
+		an_scan(data, rec->ts, v[0], v[1]);
+	return 0;
+}
+
+static int on_batch(struct tracecmd_input *h, struct tep_event *ev,
+		    struct tep_record *rec, int cpu, void *data)
+{
+	long long v[3];
+
+	if (FIELDS(ev, rec, "succeeded", "failed", "ns"))
+		an_migrate_batch(data, rec->ts, v[0], v[1], v[2]);
+	return 0;
+}
+
+static int on_placement(struct tracecmd_input *h, struct tep_event *ev,
+			struct tep_record *rec, int cpu, void *data)
+{
+	an_placement(data, rec->ts);
+	return 0;
+}
+
+static int on_task_migrate(struct tracecmd_input *h, struct tep_event *ev,
+			   struct tep_record *rec, int cpu, void *data)
+{
+	long long v[2];
+
+	/* moved= in the text is computed: the task's CPU after the stopper ran */
+	if (FIELDS(ev, rec, "cpu", "dst_cpu"))
+		an_task_moved(data, rec->ts, v[0] == v[1]);
+	return 0;
+}
+
+static int on_balance(struct tracecmd_input *h, struct tep_event *ev,
+		      struct tep_record *rec, int cpu, void *data)
+{
+	long long v[1];
+
+	if (FIELDS(ev, rec, "ns"))
+		an_balance(data, rec->ts, v[0]);
+	return 0;
+}
+
+static int on_missed(struct tracecmd_input *h, struct tep_event *ev,
+		     struct tep_record *rec, int cpu, void *data)
+{
+	an_lost(data, rec->ts, rec->missed_events > 0 ? rec->missed_events : 0);
+	return 0;
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	return 0;
+}
+
+static const struct follow {
+	const char *system, *event;
+	int (*fn)(struct tracecmd_input *, struct tep_event *, struct tep_record *, int, void *);
+} follows[] = {
+	{ "ftrace", "print", on_print },
+	{ "sched", "sched_migrate_task", on_migrate_task },
+	{ "sched", "sched_move_numa", on_upstream_move },
+	{ "sched", "sched_swap_numa", on_upstream_move },
+	{ "autonuma", "autonuma_hinting_fault", on_hinting_fault },
+	{ "autonuma", "autonuma_scan_mm", on_scan },
+	{ "autonuma", "autonuma_migrate_batch", on_batch },
+	{ "autonuma", "autonuma_task_placement", on_placement },
+	{ "autonuma", "autonuma_task_migrate", on_task_migrate },
+	{ "autonuma", "autonuma_balance_cost", on_balance },
+};
+
+static int read_trace(const char *path, struct an_run *run, char *err, size_t errlen)
+{
+	struct tracecmd_input *h;
+	struct stat st;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a trace-cmd data file, or truncated or damaged", path);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(follows) / sizeof(follows[0]); i++)
+		tracecmd_follow_event(h, follows[i].system, follows[i].event, follows[i].fn, run);
+	tracecmd_follow_missed_events(h, on_missed, run);
+	ret = tracecmd_iterate_events(h, NULL, 0, on_record, run);
+	tracecmd_close(h);	/* closes fd */
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: cannot read the trace data", path);
+		return -1;
+	}
+	if (!run->started) {
+		snprintf(err, errlen, "%s: no numa-sample start marker: record the workload under "
+			 "workloads/numa-sample (guest/trace-workload.sh does)", path);
+		return -1;
+	}
+	an_finish(run);
+	return 0;
+}
+
+/*
+ * libtracecmd 3.1 can crash or allocate gigabytes on a damaged file (found
+ * by fuzz/fuzz-trace.c: a NULL dereference in tracecmd_open_fd()'s error
+ * path).  So the file is first read the same way in a child: only if that
+ * ends, cleanly, within READ_TIMEOUT, is it read again here.
+ */
+#define READ_TIMEOUT	300	/* s; a long run's trace reads in a few */
+#define READ_OK		0
+#define READ_ERROR	10
+
+int an_read_trace(const char *path, struct an_run *run, char *err, size_t errlen)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		struct an_run scratch;
+		char e[8];
+
+		alarm(READ_TIMEOUT);
+		an_init(&scratch, run->threshold, run->min_pages);
+		_exit(read_trace(path, &scratch, e, sizeof(e)) ? READ_ERROR : READ_OK);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, errlen, "waitpid: %s", strerror(errno));
+			return -1;
+		}
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+		snprintf(err, errlen, "%s: damaged: libtracecmd did not finish reading it in %d s",
+			 path, READ_TIMEOUT);
+		return -1;
+	}
+	if (!WIFEXITED(status) ||
+	    (WEXITSTATUS(status) != READ_OK && WEXITSTATUS(status) != READ_ERROR)) {
+		snprintf(err, errlen, "%s: damaged: libtracecmd failed reading it (%s %d)", path,
+			 WIFSIGNALED(status) ? "signal" : "exit status",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		return -1;
+	}
+	return read_trace(path, run, err, errlen);
+}

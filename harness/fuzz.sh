@@ -1,0 +1,38 @@
+#!/bin/bash
+# Fuzz autonuma-report's input paths with libFuzzer (ASan, UBSan):
+# fuzz-trace (any bytes as a trace.dat: must end in a report or a clean
+# error) and fuzz-markers (the run model's marker parser and events).
+# Prints each target's executions and corpus size; fails on any finding
+# (the crashing input is left in OUTDIR).
+#
+# usage: fuzz.sh OUTDIR SECONDS SEED_TRACE...
+#   SECONDS per target; seeds: real trace.dat files (make run leaves one
+#   in build/runs/stream-2node/trace.dat).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 3 ] || { echo "usage: fuzz.sh OUTDIR SECONDS SEED_TRACE..." >&2; exit 1; }
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+secs=$2
+shift 2
+make -s -C "$top/analysis" OUT="$out" fuzz
+mkdir -p "$out/seed-trace" "$out/corpus-trace" "$out/seed-markers" "$out/corpus-markers"
+for f in "$@"; do
+	[ -f "$f" ] || { echo "fuzz: $f: no such trace" >&2; exit 1; }
+	cp "$f" "$out/seed-trace/$(basename "$(dirname "$f")")-$(basename "$f")"
+	# the markers numa-sample wrote, as text seeds for the model
+	trace-cmd report "$f" 2>/dev/null | sed -n 's/.*print: *[0-9a-fx]*: //p' \
+		>"$out/seed-markers/$(basename "$(dirname "$f")").txt"
+done
+export LSAN_OPTIONS=suppressions=$top/analysis/fuzz/lsan.supp
+export ASAN_OPTIONS=allocator_may_return_null=1
+rc=0
+for target in trace markers; do
+	log=$out/fuzz-$target.log
+	(cd "$out" && ./fuzz-$target -max_total_time="$secs" -max_len=1048576 -timeout=60 \
+		-rss_limit_mb=4096 -print_final_stats=1 "corpus-$target" "seed-$target") >"$log" 2>&1 ||
+		{ rc=1; echo "fuzz-$target: FOUND a failure, see $log:"; grep -m3 -E 'ERROR|SUMMARY' "$log"; }
+	echo "fuzz-$target: $(sed -n 's/^stat::number_of_executed_units: *//p' "$log") executions" \
+		"in ${secs} s, corpus $(ls "$out/corpus-$target" | wc -l) inputs" \
+		"($(du -sh "$out/corpus-$target" | cut -f1))"
+done
+exit $rc

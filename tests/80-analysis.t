@@ -1,0 +1,95 @@
+#!/bin/bash
+# analysis/autonuma-report: the model's unit tests (synthetic event
+# streams), bad input (usage, foreign, empty, truncated and damaged files:
+# a message and a non-zero exit, never a crash or a hang), and a cross-check
+# on a real run: 2node, stream's memory first touched on node 0, its threads
+# then on node 1, AutoNUMA with 500 ms scan passes, recorded by
+# guest/trace-workload.sh.  The final share of pages on node 1 the analysis
+# reports must match what move_pages(2) saw in the guest within 2 points.
+. "$(dirname "$0")/lib.sh"
+A=$TOP/build/analysis
+R=$A/autonuma-report
+runs=$TOP/build/runs/test-analysis
+r=$runs/cross
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$runs"
+
+check "autonuma-report and the unit tests build" \
+	make -s -C "$TOP/analysis" OUT="$A" all "$A/model-test"
+"$A/model-test" >"$tmp/unit.tap" 2>&1
+unit_rc=$?
+grep '^not ok' "$tmp/unit.tap" | diag
+check "model unit tests: $(grep -c '^ok' "$tmp/unit.tap") passed, $(grep -c '^not ok' "$tmp/unit.tap") failed" \
+	test "$unit_rc" = 0 -a "$(grep -c '^ok' "$tmp/unit.tap")" -gt 30
+
+# rejected: EXPECTED-MESSAGE COMMAND...; exit 1 with the message, no crash.
+rejected() {
+	local want=$1; shift
+	timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ $rc = 1 ] && grep -q "$want" "$tmp/err" ||
+		{ echo "exit $rc:"; head -3 "$tmp/err"; } | diag
+	[ $rc = 1 ] && grep -q "$want" "$tmp/err"
+}
+check "usage error: no trace" rejected "usage:" "$R"
+check "usage error: threshold out of range" rejected "expected a number" "$R" -t 150 x.dat
+check "usage error: unknown format" rejected "table, csv or json" "$R" -f xml x.dat
+check "missing file" rejected "No such file" "$R" "$tmp/none.dat"
+check "a directory" rejected "not a regular file" "$R" "$tmp"
+: >"$tmp/empty.dat"
+check "an empty file" rejected "not a trace-cmd data file" "$R" "$tmp/empty.dat"
+head -c 100000 /dev/urandom >"$tmp/random.dat"
+check "random bytes" rejected "not a trace-cmd data file" "$R" "$tmp/random.dat"
+check "a text file" rejected "not a trace-cmd data file" "$R" "$TOP/README.md"
+
+check "2node: stream under trace-workload (AutoNUMA, 500 ms passes)" eval 'TIMEOUT=400 "$H/boot.sh" 2node "$r" \
+	"$TOP/guest/balancer.sh" autonuma /sys/kernel/mm/autonuma/knuma_scand/scan_sleep_pass_millisecs=500 \
+	"$TOP/guest/trace-workload.sh" "$TOP/tracepoints/profiles/default.profile" \
+	"$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 1 -M >"$r.out" 2>&1'
+"$R" -f json -p "$r/plot" "$r/trace.dat" >"$r/report.json" 2>"$r/report.err"
+check "the report of the real run is valid (exit 0)" test $? = 0
+"$R" "$r/trace.dat" >"$r/report.txt" 2>&1
+diag <"$r/report.txt"
+check "it names the variant autonuma-lb" grep -q '"variant": "autonuma-lb"' "$r/report.json"
+check "the process converged (a time, not never)" \
+	grep -Eq '^ *[0-9]+ stream .* [0-9.]+ s$' "$r/report.txt"
+check "the plot was drawn" test -s "$r/plot/locality.svg"
+
+# Final share of pages on node 1: the analysis vs move_pages in the guest.
+ours=$(python3 -c 'import json, sys
+p = [p for p in json.load(open(sys.argv[1]))["processes"] if p["comm"] == "stream"][0]
+print("%.1f" % (100.0 * p["pages"][1] / sum(p["pages"])))' "$r/report.json" 2>/dev/null)
+theirs=$(sed -n 's/^stream: done .*nodes=[0-9.]*,\([0-9.]*\).*/\1/p' "$r/workload.log")
+check "final locality on node 1: analysis ${ours:-?}% vs move_pages ${theirs:-?}%, within 2 points" \
+	awk -v a="${ours:--100}" -v b="${theirs:-100}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 2 && b > 50) }'
+
+# Damaged copies of the real trace: cut short, or bytes overwritten.
+size=$(stat -c %s "$r/trace.dat")
+for cut in 64 4096 $((size / 2)); do
+	head -c "$cut" "$r/trace.dat" >"$tmp/cut.dat"
+	check "truncated to $cut of $size bytes: a clear error" \
+		rejected "not a trace-cmd data file\|damaged\|cannot read" "$R" "$tmp/cut.dat"
+done
+# The end of the file is the last CPU's last page, padded: cutting into the
+# padding loses nothing, so the report is the same or the file is refused.
+head -c $((size - 100)) "$r/trace.dat" >"$tmp/cut.dat"
+check "100 bytes cut off the end: the same report, or a clear error" eval \
+	'rejected "damaged\|cannot read" "$R" "$tmp/cut.dat" ||
+	 cmp -s <("$R" "$tmp/cut.dat" | tail -n +2) <(tail -n +2 "$r/report.txt")'
+damaged=0 crashed=0
+for off in 0 8 16 100 1000 5000 20000 $((size / 3)) $((size / 2)) $((size - 4096)); do
+	cp "$r/trace.dat" "$tmp/bad.dat"
+	printf '\377\377\377\377\377\377\377\377' | dd of="$tmp/bad.dat" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	timeout 120 "$R" "$tmp/bad.dat" >/dev/null 2>"$tmp/err"
+	rc=$?
+	case $rc in
+	0 | 3) ;;
+	1) damaged=$((damaged + 1)) ;;
+	*) crashed=$((crashed + 1)); echo "offset $off:" | diag; head -3 "$tmp/err" | diag ;;
+	esac
+done
+check "10 damaged copies: no crash, no hang ($damaged rejected)" test "$crashed" = 0
+
+plan "$T"
+exit $((FAILS > 0))
