@@ -5,9 +5,11 @@
 #   TOPO     topology from qemu-configs/topology/ (default 2node)
 #   CONFIG   kernel flavour: base, or debug (base + qemu-configs/kernel/debug.config)
 #   APPEND   extra guest kernel command line
-#   BALANCE  NUMA balancer of the main job (a variant of guest/balancer.sh):
+#   BALANCE  NUMA balancer of `make run` (a variant of guest/balancer.sh):
 #            autonuma (default), autonuma-lb, autonuma-schedule, upstream, none
 #   CMD      command for `make boot` (default: an interactive shell)
+#   EXP      experiment of `make compare` (experiments/EXP.conf; default
+#            short-2node, the main job); REPS overrides its repetitions
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
 
@@ -35,12 +37,13 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 KMAKE = $(MAKE) -C $(SRC) O=$(abspath $(KOBJ)) ARCH=x86_64 CC="ccache gcc" LOCALVERSION= -j$(JOBS)
 
-# The main job: stream on TOPO under trace-cmd record, then the report.
+# One traced run: stream on TOPO under trace-cmd record, then its summary
+# and convergence report (the main job, `make`, is `make compare`).
 STREAM_ARGS ?= -p 2 -t 1 -s 128 -d 20 -M
 BALANCE     ?= autonuma
 PROFILE     ?= tracepoints/profiles/default.profile
 
-all: run
+all: compare
 
 deps:
 	@harness/deps.sh
@@ -81,6 +84,12 @@ run: kernel initramfs workloads analysis
 	@echo; echo "-- convergence ($(REPORT))"
 	@$(REPORT) -p $(RUNS)/stream-$(TOPO)/plot $(RUNS)/stream-$(TOPO)/trace.dat
 
+# One experiment (experiments/EXP.conf): every variant, REPS runs each, the
+# report in results/EXP-DATE/report.md.  The default is the main job's short one.
+EXP ?= short-2node
+compare: kernel initramfs workloads analysis
+	harness/compare.sh experiments/$(EXP).conf results/$(EXP)-$$(date +%Y%m%d-%H%M%S)
+
 # Write build/linux's commits pristine..HEAD back to patches/ and series/.
 export-series:
 	harness/export-series.sh $(SRC) series/series patches
@@ -95,5 +104,5 @@ check: kernel initramfs workloads
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps source kernel initramfs workloads boot run export-series bisect-check \
+.PHONY: all deps source kernel initramfs workloads analysis boot run compare export-series bisect-check \
 	check clean

@@ -8,10 +8,13 @@
  * the CPU time they used in the last sample interval: one that used less
  * than a quarter of what its busiest sibling used (a thread that reports or
  * sleeps) does not decide where the process runs.  Its convergence
- * time is measured from the workload's start to the first instant after
- * which that holds at every later update until its last sample.  Memory is
- * known at numa-sample's samples; threads also move between them
- * (sched_migrate_task), and each move is an update.
+ * time is measured from the workload's start to the first sample after
+ * which that holds at every later sample until its last one, or until the
+ * workload's stop marker (what a workload does after it, a final check say,
+ * is not the placement being measured).  Placement is
+ * read at numa-sample's samples only, memory and threads alike: a thread's
+ * excursion of a few ms to another node between two samples (counted in
+ * the cost, from sched_migrate_task) does not restart the clock.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +82,8 @@ double an_seconds(const struct an_run *run, unsigned long long ts)
 
 double an_duration(const struct an_run *run)
 {
+	if (run->workload_stop)
+		return an_seconds(run, run->stop_ts);
 	return an_seconds(run, run->ended ? run->end_ts : run->last_ts);
 }
 
@@ -316,7 +321,7 @@ static int sample_mem(struct an_run *run, unsigned long long ts,
 		return bad_input(run, "malformed numa-sample mem", text);
 	for (int i = 0; i < nodes; i++)
 		total += pages[i];
-	if (!total)		/* exiting: its memory is gone */
+	if (!total || run->workload_stop)	/* exiting, or done: its final check */
 		return 0;
 	p = find_proc(run, tgid, true);
 	if (comm)
@@ -344,10 +349,17 @@ void an_marker(struct an_run *run, unsigned long long ts, const char *text)
 	int n;
 
 	seen(run, ts);
-	if (!strncmp(text, "autonuma-workload-start", 23)) {
+	if (!strcmp(text, "autonuma-workload-start")) {
 		if (!run->workload_start) {
 			run->workload_start = true;
 			run->start_ts = ts;
+		}
+		return;
+	}
+	if (!strcmp(text, "autonuma-workload-stop")) {
+		if (!run->workload_stop) {
+			run->workload_stop = true;
+			run->stop_ts = ts;
 		}
 		return;
 	}
@@ -385,20 +397,11 @@ void an_marker(struct an_run *run, unsigned long long ts, const char *text)
 void an_thread_migrate(struct an_run *run, unsigned long long ts, int pid, int dest_cpu)
 {
 	seen(run, ts);
-	for (int i = 0; i < run->nr_procs; i++) {
-		struct an_proc *p = &run->procs[i];
-		struct an_thread *t = find_thread(p, pid, false);
-
-		if (!t)
-			continue;
-		run->cost.thread_migrations++;
-		if (cpu_node(run, t->cpu) != cpu_node(run, dest_cpu)) {
-			t->cpu = dest_cpu;
-			update(run, p, ts);
+	for (int i = 0; i < run->nr_procs; i++)
+		if (find_thread(&run->procs[i], pid, false)) {
+			run->cost.thread_migrations++;
+			return;
 		}
-		t->cpu = dest_cpu;
-		return;
-	}
 }
 
 void an_placement(struct an_run *run, unsigned long long ts)

@@ -77,6 +77,8 @@ struct an_run {
 	bool started, ended;
 	unsigned long long start_ts, end_ts, first_ts, last_ts;
 	bool workload_start;		/* the workload's own start marker seen */
+	bool workload_stop;		/* and its stop marker: later samples ignored */
+	unsigned long long stop_ts;
 	int status;			/* the command's exit status */
 	bool have_vm_start, have_vm_end;
 	struct an_vmstat vm_start, vm_end;
@@ -98,6 +100,7 @@ void an_free(struct an_run *run);
 
 /* Events, with their timestamps in ns. */
 void an_marker(struct an_run *run, unsigned long long ts, const char *text);
+/* A thread moved: counted if it is the workload's. */
 void an_thread_migrate(struct an_run *run, unsigned long long ts, int pid, int dest_cpu);
 void an_hinting_fault(struct an_run *run, unsigned long long ts, int tgid,
 		      unsigned long index, int page_nid, int nr);

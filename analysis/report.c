@@ -47,6 +47,7 @@ void an_summarize(const struct an_run *run, const char *file, struct an_summary 
 	s->convergence = run->convergence;
 	s->duration = an_duration(run);
 	s->scanned = c->vm.pte_updates;
+	s->scan_rate = s->duration > 0 ? s->scanned / s->duration : NAN;
 	s->faults = c->vm.hint_faults;
 	s->migrated = c->vm.pages_migrated;
 	s->pingpong = autonuma_traced(run) ? c->pingpong_pages : NAN;
@@ -210,6 +211,23 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 	fprintf(out, "]}\n");
 }
 
+/* One plot command over every reported process, of column col. */
+static void plot_command(FILE *gp, const struct an_run *run, int col)
+{
+	int block = 0;
+
+	for (int i = 0; i < run->nr_procs; i++) {
+		const struct an_proc *p = &run->procs[i];
+
+		if (!an_reported(run, p))
+			continue;
+		fprintf(gp, "%s'locality.dat' index %d using 1:%d with steps lc %d title '%d %s'",
+			block ? ", \\\n\t" : "plot ", block, col, block + 1, p->tgid, p->comm);
+		block++;
+	}
+	fprintf(gp, "\n");
+}
+
 int report_plot(const char *dir, const char *file, const struct an_run *run)
 {
 	char path[4096];
@@ -232,18 +250,18 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 			fclose(gp);
 		return -1;
 	}
-	fprintf(gp, "# autonuma-report: locality per process, %s (variant %s)\n"
+	fprintf(gp, "# autonuma-report: locality per process, %s\n"
 		"set terminal svg size 900,600 dynamic\nset output 'locality.svg'\n"
-		"set multiplot layout 2,1 title 'variant %s: convergence %s'\n"
+		"set multiplot layout 2,1 title 'variant %s (dashed: convergence)'\n"
 		"set xlabel 'seconds since the workload started'\nset key outside right\n"
-		"set yrange [0:105]\nset ylabel 'pages local (%%)'\n", file, run->variant,
-		run->variant, run->convergence == AN_NEVER ? "never" : "marked");
+		"set yrange [0:105]\nset ylabel 'pages local (%%)'\n", file, run->variant);
 	for (int i = 0; i < run->nr_procs; i++) {
 		const struct an_proc *p = &run->procs[i];
 
 		if (!an_reported(run, p))
 			continue;
-		fprintf(dat, "# tgid %d %s\n", p->tgid, p->comm);
+		fprintf(dat, "# tgid %d %s: seconds, locality %%, CPU time on its node %%\n",
+			p->tgid, p->comm);
 		for (int j = 0; j < p->nr_points; j++)
 			fprintf(dat, "%.3f %.2f %.1f\n", an_seconds(run, p->points[j].ts),
 				p->points[j].locality, p->points[j].threads_home);
@@ -253,11 +271,12 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 				"lc %d\n", p->convergence, p->convergence, block + 1);
 		block++;
 	}
-	fprintf(gp, "plot for [i=0:%d] 'locality.dat' index i using 1:2 with steps "
-		"lc i+1 title columnheader(1)\n", block - 1);
-	fprintf(gp, "unset arrow\nset ylabel 'threads on its node (%%)'\n"
-		"plot for [i=0:%d] 'locality.dat' index i using 1:3 with steps lc i+1 notitle\n"
-		"unset multiplot\n", block - 1);
+	if (block) {
+		plot_command(gp, run, 2);
+		fprintf(gp, "unset arrow\nset ylabel 'CPU time on its node (%%)'\n");
+		plot_command(gp, run, 3);
+		fprintf(gp, "unset multiplot\n");
+	}
 	fclose(dat);
 	fclose(gp);
 	if (!block) {
@@ -336,7 +355,8 @@ static void cell_number(FILE *out, double x, double base)
 int report_compare(FILE *out, struct an_summary *runs, int n, const char *baseline)
 {
 	static const struct { const char *name; size_t off; } costs[] = {
-		{ "ptes scanned", FIELD(scanned) }, { "hinting faults", FIELD(faults) },
+		{ "ptes scanned", FIELD(scanned) }, { "ptes/s", FIELD(scan_rate) },
+		{ "hinting faults", FIELD(faults) },
 		{ "pages migrated", FIELD(migrated) }, { "ping-pong pages", FIELD(pingpong) },
 		{ "task moves", FIELD(task_moves) }, { "balance ms", FIELD(balance_ms) },
 	};

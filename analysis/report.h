@@ -13,7 +13,7 @@ struct an_summary {
 	bool valid;		/* no lost events, no malformed input, command ok */
 	double convergence;	/* AN_NEVER: never */
 	double duration;
-	double scanned, faults, migrated, pingpong, task_moves, balance_ms;
+	double scanned, scan_rate, faults, migrated, pingpong, task_moves, balance_ms;
 };
 
 void an_summarize(const struct an_run *run, const char *file, struct an_summary *s);

@@ -12,11 +12,13 @@
 #   autonuma-schedule  AutoNUMA, placement from schedule() (alpha10's)
 #   upstream           upstream NUMA balancing (kernel.numa_balancing=1)
 # An AutoNUMA variant with "+debug" (autonuma+debug) also logs each task
-# move.  /PATH=VALUE writes VALUE to a sysfs, procfs or debugfs file first
+# move.  "@LABEL" after a variant (autonuma-lb@matched) appends to its name
+# in BALANCE_VARIANT: a variant run with other knobs.  /PATH=VALUE writes VALUE to a sysfs, procfs or debugfs file first
 # (a knob of an experiment); a failed write fails the run.
 set -euo pipefail
 A=/sys/kernel/mm/autonuma
-variant=$1
+variant=${1%%@*} label=
+[[ $1 != *@* ]] || label=@${1#*@}
 shift
 
 while [ $# -gt 0 ] && [[ $1 == /*=* ]]; do
@@ -50,6 +52,7 @@ upstream)
 		"autonuma-schedule, upstream)" >&2
 	exit 1 ;;
 esac
+BALANCE_VARIANT=$BALANCE_VARIANT$label
 echo "balancer: $variant ($BALANCE_VARIANT)"
 export BALANCE_VARIANT
 exec "$@"

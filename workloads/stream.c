@@ -3,7 +3,9 @@
  * stream: a STREAM-like NUMA workload (copy, scale, add, triad).
  *
  * Each of P processes runs T threads over its own three arrays; each thread
- * owns a slice.  Memory is first touched while the process is bound to the
+ * owns a slice.  With -S (numa01-style) the P processes share one set of
+ * arrays instead, and every thread reads all of it: no placement makes all
+ * accesses local, so what a balancer costs there is pure overhead.  Memory is first touched while the process is bound to the
  * CPUs of one node (-b), then the binding is released (or moved to another
  * node with -r), so a NUMA balancer has something to fix.  Every interval
  * each process prints its bandwidth and where its pages are, measured with
@@ -53,7 +55,11 @@ struct options {
 	bool trace_marker;
 	int policy;		/* -m: POLICY_* */
 	bool corrupt;		/* -X: damage one element to prove the check works */
+	bool shared;		/* -S: one set of arrays for all processes, read by all */
 };
+
+/* -S: the arrays all processes share, mapped and touched before the fork. */
+static double *shared_arrays;
 
 struct slice {
 	pthread_t tid;
@@ -176,10 +182,25 @@ static int page_nodes(struct proc *pr, double *pct)
 	return nodes;
 }
 
+/* -S: read everything; the sum goes nowhere, the reads are the point. */
+static void shared_pass(struct proc *pr, size_t lo, size_t hi)
+{
+	const volatile double *a = pr->a, *b = pr->b, *c = pr->c;
+	double sum = 0;
+
+	for (size_t j = lo; j < hi; j++)
+		sum += a[j] + b[j] + c[j];
+	if (sum < 0)
+		abort();
+	atomic_fetch_add(&pr->bytes, (long)(3 * sizeof(double) * (hi - lo)));
+}
+
 static void stream_pass(struct proc *pr, size_t lo, size_t hi)
 {
 	double *a = pr->a, *b = pr->b, *c = pr->c;
 
+	if (pr->opt->shared)
+		return shared_pass(pr, lo, hi);
 	for (size_t j = lo; j < hi; j++)
 		c[j] = a[j];
 	for (size_t j = lo; j < hi; j++)
@@ -198,7 +219,7 @@ static void *slice_main(void *arg)
 	struct proc *pr = s->proc;
 
 	bind_to_node(pr->opt->touch_node);
-	for (size_t j = s->lo; j < s->hi; j++) {
+	for (size_t j = s->lo; j < s->hi && !pr->opt->shared; j++) {
 		pr->a[j] = 1.0;
 		pr->b[j] = 2.0;
 		pr->c[j] = 0.0;
@@ -241,7 +262,10 @@ static bool check(struct proc *pr)
 		struct slice *s = &pr->slices[t];
 		double ea, eb, ec;
 
-		expected(s->iters, &ea, &eb, &ec);
+		if (pr->opt->shared)	/* only read: still the values touched */
+			ea = 1.0, eb = 2.0, ec = 0.0;
+		else
+			expected(s->iters, &ea, &eb, &ec);
 		for (size_t j = s->lo; j < s->hi; j++)
 			if (!close_to(pr->a[j], ea) || !close_to(pr->b[j], eb) ||
 			    !close_to(pr->c[j], ec)) {
@@ -299,7 +323,8 @@ static int run_process(const struct options *opt, int index)
 	bool ok;
 
 	pr.n = bytes / sizeof(double);
-	pr.a = mmap(NULL, 3 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pr.a = opt->shared ? shared_arrays :
+	       mmap(NULL, 3 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (pr.a == MAP_FAILED)
 		die("mmap");
 	/* before the threads start: they inherit the task policy */
@@ -314,8 +339,8 @@ static int run_process(const struct options *opt, int index)
 		struct slice *s = &pr.slices[t];
 
 		s->proc = &pr;
-		s->lo = pr.n * t / opt->threads;
-		s->hi = pr.n * (t + 1) / opt->threads;
+		s->lo = opt->shared ? 0 : pr.n * t / opt->threads;
+		s->hi = opt->shared ? pr.n : pr.n * (t + 1) / opt->threads;
 		if (pthread_create(&s->tid, NULL, slice_main, s))
 			die("pthread_create");
 	}
@@ -344,6 +369,8 @@ static int run_process(const struct options *opt, int index)
 			break;
 	}
 	atomic_store(&pr.stop, 1);
+	if (opt->trace_marker && index == 0)
+		mark_trace("autonuma-workload-stop");
 	long iters = 0;
 
 	for (int t = 0; t < opt->threads; t++) {
@@ -360,16 +387,40 @@ static int run_process(const struct options *opt, int index)
 	return ok ? 0 : 1;
 }
 
+/* -S: map the shared arrays and touch them from the -b node's CPUs. */
+static void touch_shared(const struct options *opt)
+{
+	size_t n = (size_t)opt->mib * 1024 * 1024 / 3 / sizeof(double);
+	cpu_set_t all;
+
+	shared_arrays = mmap(NULL, 3 * n * sizeof(double), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared_arrays == MAP_FAILED)
+		die("mmap");
+	bind_to_node(opt->touch_node);
+	for (size_t j = 0; j < n; j++) {
+		shared_arrays[j] = 1.0;
+		shared_arrays[n + j] = 2.0;
+		shared_arrays[2 * n + j] = 0.0;
+	}
+	node_cpus(-1, &all);
+	if (sched_setaffinity(0, sizeof(all), &all))
+		die("sched_setaffinity");
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: stream [-p procs] [-t threads] [-s MiB/proc] [-d seconds] [-i interval]\n"
-		"              [-b touch-node] [-r run-node] [-m mbind|task] [-M] [-X]\n"
+		"              [-b touch-node] [-r run-node] [-m mbind|task] [-S] [-M] [-X]\n"
 		"  -b N  first-touch the arrays on node N's CPUs (default 0; -1: anywhere)\n"
 		"  -r N  then run on node N's CPUs (default -1: all CPUs)\n"
 		"  -m P  bind the memory to the -b node: mbind(2) the arrays or\n"
 		"        set_mempolicy(2) the task (P = mbind or task)\n"
-		"  -M    write 'autonuma-workload-start' to the trace_marker when running\n"
+		"  -S    numa01-style: the processes share one set of arrays (-s MiB in\n"
+		"        all), touched on the -b node; every thread reads all of it\n"
+		"  -M    write 'autonuma-workload-start' to the trace_marker when the\n"
+		"        timed run starts, 'autonuma-workload-stop' when it stops\n"
 		"  -X    corrupt one element before the final check (tests the check)\n");
 	exit(2);
 }
@@ -396,7 +447,7 @@ int main(int argc, char **argv)
 	};
 	int c, failed = 0;
 
-	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:m:MX")) != -1) {
+	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:m:SMX")) != -1) {
 		switch (c) {
 		case 'p': opt.procs = parse_num(optarg, 1, 256); break;
 		case 't': opt.threads = parse_num(optarg, 1, 256); break;
@@ -415,12 +466,16 @@ int main(int argc, char **argv)
 				usage();
 			break;
 		case 'X': opt.corrupt = true; break;
+		case 'S': opt.shared = true; break;
 		default: usage();
 		}
 	}
-	if (optind != argc || (opt.policy != POLICY_NONE && opt.touch_node < 0))
+	if (optind != argc || (opt.policy != POLICY_NONE && opt.touch_node < 0) ||
+	    (opt.shared && opt.policy != POLICY_NONE))
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (opt.shared)
+		touch_shared(&opt);
 	for (int i = 0; i < opt.procs; i++) {
 		pid_t pid = fork();
 

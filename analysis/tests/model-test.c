@@ -135,20 +135,21 @@ static void test_slowest_and_never(void)
 	an_free(&run);
 }
 
-static void test_thread_move_breaks(void)
+static void test_thread_moves(void)
 {
 	struct an_run run;
 
 	start(&run, 0);
 	sample(&run, 1, 1, 100, "101:2:10", 0, 1000);
-	an_thread_migrate(&run, S(1.5), 101, 3);	/* same node: no change */
-	an_thread_migrate(&run, S(2.2), 101, 0);	/* away */
-	an_thread_migrate(&run, S(2.6), 101, 2);	/* back */
-	an_thread_migrate(&run, S(2.7), 555, 0);	/* not the workload's */
-	sample(&run, 3, 2, 100, "101:2:20", 0, 1000);
-	end(&run, 4);
-	near(run.convergence, 2.6, "a thread leaving the node restarts the clock");
-	ok(run.cost.thread_migrations == 3, "3 migrations of the workload's threads counted (%lu)",
+	an_thread_migrate(&run, S(1.5), 101, 0);	/* an excursion between samples */
+	an_thread_migrate(&run, S(1.6), 101, 2);
+	an_thread_migrate(&run, S(1.7), 555, 0);	/* not the workload's */
+	sample(&run, 2, 2, 100, "101:0:20", 0, 1000);	/* seen away at a sample */
+	sample(&run, 3, 3, 100, "101:3:30", 0, 1000);
+	sample(&run, 4, 4, 100, "101:2:40", 0, 1000);
+	end(&run, 5);
+	near(run.convergence, 3.0, "a thread seen on another node at a sample restarts the clock");
+	ok(run.cost.thread_migrations == 2, "2 migrations of the workload's threads counted (%lu)",
 	   run.cost.thread_migrations);
 	an_free(&run);
 }
@@ -194,6 +195,16 @@ static void test_workload_start(void)
 	end(&run, 4);
 	near(run.convergence, 0, "converged before the workload's start marker: 0 s");
 	near(an_duration(&run), 2.0, "duration from the workload's start");
+	an_free(&run);
+
+	start(&run, 0);
+	marker(&run, 1, "autonuma-workload-start");
+	sample(&run, 2, 1, 100, "101:2:10", 1000, 0);	/* remote */
+	marker(&run, 3, "autonuma-workload-stop");
+	sample(&run, 4, 2, 100, "101:0:20", 1000, 0);	/* after the stop: its check */
+	end(&run, 5);
+	ok(run.convergence == AN_NEVER, "samples after the workload's stop marker are ignored");
+	near(an_duration(&run), 2.0, "duration up to the stop marker");
 	an_free(&run);
 }
 
@@ -326,7 +337,7 @@ int main(void)
 	test_known_convergence();
 	test_never();
 	test_slowest_and_never();
-	test_thread_move_breaks();
+	test_thread_moves();
 	test_idle_thread_ignored();
 	test_workload_start();
 	test_exited_thread();

@@ -1,0 +1,100 @@
+#!/bin/bash
+# Run one experiment (experiments/NAME.conf): boot the same kernel once per
+# variant and repetition, the workload under trace-cmd record and
+# numa-sample, then compare the variants with analysis/autonuma-report and
+# write OUTDIR/report.md (tables, then one plot per run).
+#
+# usage: compare.sh EXPERIMENT.conf OUTDIR
+# Environment: REPS overrides the experiment's repetitions; KERNEL, INITRD
+# (boot.sh); REPORT (autonuma-report), WORKLOADS (build/workloads).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+conf=$1 out=$2
+die() { echo "compare: $*" >&2; exit 1; }
+[ -f "$conf" ] || die "no such experiment: $conf"
+report=${REPORT:-$top/build/analysis/autonuma-report}
+workloads=${WORKLOADS:-$top/build/workloads}
+
+DESCRIPTION="" TOPO="" WORKLOAD="" BASELINE="" REPS_CONF=1 PROFILE=default
+VARIANTS=() MATCHED=()
+# shellcheck disable=SC1090
+. "$conf"
+reps=${REPS:-$REPS_CONF}
+[ -n "$TOPO" ] && [ -n "$WORKLOAD" ] && [ ${#VARIANTS[@]} -gt 0 ] ||
+	die "$conf: TOPO, WORKLOAD and VARIANTS must be set"
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS=$reps: a positive number"
+profile=$top/tracepoints/profiles/$PROFILE.profile
+[ -f "$profile" ] || die "$conf: no profile $profile"
+read -r prog args <<<"$WORKLOAD"
+[ -x "$workloads/$prog" ] && prog=$workloads/$prog
+mkdir -p "$out"
+
+# run TABLE SPEC REP: one boot; SPEC is "variant[@label] [/knob=value]...".
+run() {
+	local table=$1 spec=$2 rep=$3 variant dir
+	read -r variant _ <<<"$spec"
+	dir=$out/$table/${variant}-$rep
+	mkdir -p "$out/$table"
+	echo "compare: $table $variant run $rep/$reps"
+	# shellcheck disable=SC2086
+	if ! TIMEOUT=${TIMEOUT:-900} "$top/harness/boot.sh" "$TOPO" "$dir" \
+		"$top/guest/balancer.sh" $spec "$top/guest/trace-workload.sh" "$profile" \
+		"$prog" $args >"$dir.log" 2>&1; then
+		echo "compare: $table $variant run $rep failed (see $dir.log); left out"
+		return 0
+	fi
+	"$report" -p "$dir/plot" "$dir/trace.dat" >"$dir/report.txt" 2>&1 || true
+}
+
+# table NAME TITLE SPEC...: the runs (variants interleaved, so slow drift of
+# the host spreads over all of them), then the comparison.
+table() {
+	local name=$1 title=$2 rep spec v base=
+	shift 2
+	for spec in "$@"; do
+		read -r v _ <<<"$spec"
+		[ -n "$base" ] || [ "${v%@*}" != "$BASELINE" ] || base=$v
+	done
+	for rep in $(seq "$reps"); do
+		for spec in "$@"; do
+			run "$name" "$spec" "$rep"
+		done
+	done
+	{
+		echo "### $title"
+		echo
+		echo '```'
+		for spec in "$@"; do echo "${spec}"; done
+		echo '```'
+		echo
+		shopt -s nullglob
+		local traces=("$out/$name"/*/trace.dat)
+		if [ ${#traces[@]} = 0 ]; then
+			echo "No run finished."
+		else
+			"$report" -c ${base:+-b "$base"} "${traces[@]}" || true
+		fi
+		echo
+	} >"$out/$name.md"
+}
+
+table defaults "Shipped defaults" "${VARIANTS[@]}"
+[ ${#MATCHED[@]} = 0 ] ||
+	table matched "Matched scan rate (compare the ptes scanned per second)" "${MATCHED[@]}"
+
+kernel=$(grep -m1 -o 'Linux version [^ ]*' "$(ls -d "$out"/defaults/*/ | head -1)console.log" 2>/dev/null || true)
+{
+	echo "## $(basename "$conf" .conf): $DESCRIPTION"
+	echo
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), project commit $(git -C "$top" rev-parse --short HEAD)" \
+		"$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo '(with local changes)'), ${kernel:-kernel ?}," \
+		"topology $TOPO, QEMU ${ACCEL:-tcg} on $(nproc) host CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1))."
+	echo "Workload: \`$WORKLOAD\`, $reps run(s) per variant. Convergence: the slowest process has" \
+		"its working threads on one node and >= 90% of its pages there, from then to its end."
+	echo
+	cat "$out/defaults.md"
+	[ ! -f "$out/matched.md" ] || cat "$out/matched.md"
+	echo "Plots (locality per process over time, convergence marked): " \
+		"$(cd "$out" && ls -d ./*/*/plot/locality.svg 2>/dev/null | tr '\n' ' ')"
+} >"$out/report.md"
+cat "$out/report.md"
