@@ -53,6 +53,7 @@ void an_summarize(const struct an_run *run, const char *file, struct an_summary 
 	s->pingpong = autonuma_traced(run) ? c->pingpong_pages : NAN;
 	s->task_moves = c->task_moves + c->upstream_moves;
 	s->balance_ms = autonuma_traced(run) ? c->balance_ns / 1e6 : NAN;
+	s->balance_ms_per_s = s->duration > 0 ? s->balance_ms / s->duration : NAN;
 }
 
 static const char *seconds(double s, char *buf, size_t len)
@@ -342,12 +343,14 @@ static void cell_seconds(FILE *out, double s)
 
 static void cell_number(FILE *out, double x, double base)
 {
+	int digits = x != floor(x) && fabs(x) < 10 ? 3 : 0;
+
 	if (isnan(x))
 		fprintf(out, " - |");
 	else if (isnan(base) || base <= 0)
-		fprintf(out, " %.0f |", x);
+		fprintf(out, " %.*f |", digits, x);
 	else
-		fprintf(out, " %.0f (%.2f) |", x, x / base);
+		fprintf(out, " %.*f (%.2f) |", digits, x, x / base);
 }
 
 #define FIELD(f) offsetof(struct an_summary, f)
@@ -359,6 +362,7 @@ int report_compare(FILE *out, struct an_summary *runs, int n, const char *baseli
 		{ "hinting faults", FIELD(faults) },
 		{ "pages migrated", FIELD(migrated) }, { "ping-pong pages", FIELD(pingpong) },
 		{ "task moves", FIELD(task_moves) }, { "balance ms", FIELD(balance_ms) },
+		{ "balance ms/s", FIELD(balance_ms_per_s) },
 	};
 	const char *variants[n];
 	int nv = 0, base = -1;

@@ -14,6 +14,7 @@ struct an_summary {
 	double convergence;	/* AN_NEVER: never */
 	double duration;
 	double scanned, scan_rate, faults, migrated, pingpong, task_moves, balance_ms;
+	double balance_ms_per_s;
 };
 
 void an_summarize(const struct an_run *run, const char *file, struct an_summary *s);

@@ -228,9 +228,13 @@ int an_read_trace(const char *path, struct an_run *run, char *err, size_t errlen
 		return -1;
 	}
 	if (pid == 0) {
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 		struct an_run scratch;
 		char e[8];
 
+		/* die of the signal, quietly: sanitizers' handlers would report */
+		for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+			signal(fatal[i], SIG_DFL);
 		alarm(READ_TIMEOUT);
 		an_init(&scratch, run->threshold, run->min_pages);
 		_exit(read_trace(path, &scratch, e, sizeof(e)) ? READ_ERROR : READ_OK);
