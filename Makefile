@@ -10,6 +10,7 @@
 #   CMD      command for `make boot` (default: an interactive shell)
 #   EXP      experiment of `make compare` (experiments/EXP.conf; default
 #            short-2node, the main job); REPS overrides its repetitions
+#   SCENARIOS  scenarios of `make stress` (default: all of guest/stress.sh)
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
 
@@ -90,6 +91,13 @@ EXP ?= short-2node
 compare: kernel initramfs workloads analysis
 	harness/compare.sh experiments/$(EXP).conf results/$(EXP)-$$(date +%Y%m%d-%H%M%S)
 
+# Reliability: every scenario of guest/stress.sh in both placement paths on
+# the debug kernel, then noautonuma and one node; matrix in results/stress-DATE.
+stress: initramfs workloads analysis
+	@$(MAKE) --no-print-directory CONFIG=debug kernel
+	KERNEL=$(abspath $(BUILD))/obj-debug/arch/x86/boot/bzImage \
+		harness/stress.sh results/stress-$$(date +%Y%m%d-%H%M%S) $(SCENARIOS)
+
 # Write build/linux's commits pristine..HEAD back to patches/ and series/.
 export-series:
 	harness/export-series.sh $(SRC) series/series patches
@@ -104,5 +112,5 @@ check: kernel initramfs workloads
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps source kernel initramfs workloads analysis boot run compare export-series bisect-check \
+.PHONY: all deps source kernel initramfs workloads analysis boot run compare stress export-series bisect-check \
 	check clean

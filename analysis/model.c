@@ -501,10 +501,27 @@ void an_scan(struct an_run *run, unsigned long long ts, unsigned long pages,
 	run->cost.scan_ns += ns;
 }
 
-void an_migrate_batch(struct an_run *run, unsigned long long ts, unsigned long succeeded,
-		      unsigned long failed, unsigned long long ns)
+void an_page_queue(struct an_run *run, unsigned long long ts, bool queued)
 {
 	seen(run, ts);
+	if (queued)
+		run->cost.queue_entries++;
+	else
+		run->cost.queue_full++;
+}
+
+void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated)
+{
+	seen(run, ts);
+	run->cost.dequeue_entries++;
+	run->cost.dequeue_isolated += isolated;
+}
+
+void an_migrate_batch(struct an_run *run, unsigned long long ts, unsigned long isolated,
+		      unsigned long succeeded, unsigned long failed, unsigned long long ns)
+{
+	seen(run, ts);
+	run->cost.batch_isolated += isolated;
 	run->cost.migrated += succeeded;
 	run->cost.migrate_failed += failed;
 	run->cost.migrate_ns += ns;

@@ -64,6 +64,9 @@ struct an_cost {
 	unsigned long placements, task_moves, balance_passes;
 	unsigned long long scan_ns, migrate_ns, balance_ns;
 	unsigned long pingpong_pages;
+	/* knuma_migrated's ledger: queue entries in, entries out, pages */
+	unsigned long queue_entries, queue_full, dequeue_entries, dequeue_isolated;
+	unsigned long batch_isolated;
 	/* the scheduler's: migrations of the workload's threads, and upstream's */
 	unsigned long thread_migrations, upstream_moves;
 };
@@ -106,8 +109,10 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, int tgid,
 		      unsigned long index, int page_nid, int nr);
 void an_scan(struct an_run *run, unsigned long long ts, unsigned long pages,
 	     unsigned long long ns);
-void an_migrate_batch(struct an_run *run, unsigned long long ts, unsigned long succeeded,
-		      unsigned long failed, unsigned long long ns);
+void an_migrate_batch(struct an_run *run, unsigned long long ts, unsigned long isolated,
+		      unsigned long succeeded, unsigned long failed, unsigned long long ns);
+void an_page_queue(struct an_run *run, unsigned long long ts, bool queued);
+void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated);
 void an_placement(struct an_run *run, unsigned long long ts);
 void an_task_moved(struct an_run *run, unsigned long long ts, bool moved);
 void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns);

@@ -102,6 +102,11 @@ void report_table(FILE *out, const char *file, const struct an_run *run)
 	fprintf(out, "autonuma placement: %lu balance passes in %.2f ms, %lu decisions, "
 		"%lu tasks moved\n", c->balance_passes, c->balance_ns / 1e6, c->placements,
 		c->task_moves);
+	fprintf(out, "knuma_migrated ledger: %lu entries queued (%lu refused, queue full), "
+		"%lu dequeued (%lu pages isolated), net %+ld over the trace; batches: %lu isolated = "
+		"%lu migrated + %lu failed\n", c->queue_entries, c->queue_full, c->dequeue_entries,
+		c->dequeue_isolated, (long)(c->queue_entries - c->dequeue_entries), c->batch_isolated,
+		c->migrated, c->migrate_failed);
 }
 
 void report_csv_header(FILE *out)
@@ -181,12 +186,15 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 		"\"autonuma_hinting_faults\": %lu, \"autonuma_migrated\": %lu, "
 		"\"autonuma_migrate_failed\": %lu, \"autonuma_migrate_ms\": %.3f, "
 		"\"pingpong_pages\": %lu, \"balance_passes\": %lu, \"balance_ms\": %.3f, "
-		"\"placements\": %lu, \"task_moves\": %lu},\n \"processes\": [",
+		"\"placements\": %lu, \"task_moves\": %lu, \"queue_entries\": %lu, "
+		"\"queue_full\": %lu, \"dequeue_entries\": %lu, \"dequeue_isolated\": %lu, "
+		"\"batch_isolated\": %lu},\n \"processes\": [",
 		c->vm.pte_updates, c->vm.hint_faults, c->vm.hint_faults_local, c->vm.pages_migrated,
 		c->thread_migrations, c->upstream_moves, c->scan_pages, c->scan_ns / 1e6,
 		c->hinting_faults, c->migrated, c->migrate_failed, c->migrate_ns / 1e6,
 		c->pingpong_pages, c->balance_passes, c->balance_ns / 1e6, c->placements,
-		c->task_moves);
+		c->task_moves, c->queue_entries, c->queue_full, c->dequeue_entries,
+		c->dequeue_isolated, c->batch_isolated);
 	for (int i = 0; i < run->nr_procs; i++) {
 		const struct an_proc *p = &run->procs[i];
 

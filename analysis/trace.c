@@ -105,10 +105,30 @@ static int on_scan(struct tracecmd_input *h, struct tep_event *ev,
 static int on_batch(struct tracecmd_input *h, struct tep_event *ev,
 		    struct tep_record *rec, int cpu, void *data)
 {
-	long long v[3];
+	long long v[4];
 
-	if (FIELDS(ev, rec, "succeeded", "failed", "ns"))
-		an_migrate_batch(data, rec->ts, v[0], v[1], v[2]);
+	if (FIELDS(ev, rec, "isolated", "succeeded", "failed", "ns"))
+		an_migrate_batch(data, rec->ts, v[0], v[1], v[2], v[3]);
+	return 0;
+}
+
+static int on_queue(struct tracecmd_input *h, struct tep_event *ev,
+		    struct tep_record *rec, int cpu, void *data)
+{
+	long long v[1];
+
+	if (FIELDS(ev, rec, "queued"))
+		an_page_queue(data, rec->ts, v[0]);
+	return 0;
+}
+
+static int on_dequeue(struct tracecmd_input *h, struct tep_event *ev,
+		      struct tep_record *rec, int cpu, void *data)
+{
+	long long v[1];
+
+	if (FIELDS(ev, rec, "nr"))
+		an_page_dequeue(data, rec->ts, v[0]);
 	return 0;
 }
 
@@ -162,6 +182,8 @@ static const struct follow {
 	{ "sched", "sched_swap_numa", on_upstream_move },
 	{ "autonuma", "autonuma_hinting_fault", on_hinting_fault },
 	{ "autonuma", "autonuma_scan_mm", on_scan },
+	{ "autonuma", "autonuma_page_queue", on_queue },
+	{ "autonuma", "autonuma_page_dequeue", on_dequeue },
 	{ "autonuma", "autonuma_migrate_batch", on_batch },
 	{ "autonuma", "autonuma_task_placement", on_placement },
 	{ "autonuma", "autonuma_task_migrate", on_task_migrate },

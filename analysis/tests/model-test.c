@@ -316,7 +316,12 @@ static void test_cost_events(void)
 	start(&run, 0);
 	an_scan(&run, S(1), 1024, 5000);
 	an_scan(&run, S(2), 1024, 7000);
-	an_migrate_batch(&run, S(2), 500, 3, 100000);
+	an_page_queue(&run, S(1), true);
+	an_page_queue(&run, S(1), true);
+	an_page_queue(&run, S(1), false);
+	an_page_dequeue(&run, S(2), 512);
+	an_page_dequeue(&run, S(2), 0);
+	an_migrate_batch(&run, S(2), 503, 500, 3, 100000);
 	an_balance(&run, S(2), 2000);
 	an_balance(&run, S(3), 4000);
 	an_placement(&run, S(3));
@@ -325,7 +330,10 @@ static void test_cost_events(void)
 	an_upstream_move(&run, S(3));
 	end(&run, 4);
 	ok(run.cost.scan_pages == 2048 && run.cost.scan_ns == 12000, "scan totals");
-	ok(run.cost.migrated == 500 && run.cost.migrate_failed == 3, "migration totals");
+	ok(run.cost.migrated == 500 && run.cost.migrate_failed == 3 && run.cost.batch_isolated == 503,
+	   "migration totals");
+	ok(run.cost.queue_entries == 2 && run.cost.queue_full == 1 && run.cost.dequeue_entries == 2 &&
+	   run.cost.dequeue_isolated == 512, "queue ledger");
 	ok(run.cost.balance_passes == 2 && run.cost.balance_ns == 6000, "balance totals");
 	ok(run.cost.placements == 1 && run.cost.task_moves == 1 && run.cost.upstream_moves == 1,
 	   "placement totals");

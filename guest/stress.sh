@@ -1,0 +1,158 @@
+#!/bin/bash
+# Guest side of harness/stress.sh: one reliability scenario, bounded in time,
+# with AutoNUMA enabled here (inside the trace, so the knuma_migrated ledger
+# starts empty) and disabled at the end (its queues are flushed, so the
+# ledger ends empty).  Fails if a workload's data check fails or a
+# scenario's own check does.  Writes stress.log in the run directory.
+#
+# usage: stress.sh SCENARIO PATH WORKLOADS-DIR
+#   PATH: lb or schedule (AutoNUMA's placement path)
+#   churn     fork/exec/exit storm while knuma_scand scans without sleeps
+#             and stream's pages sit in the migration queues
+#   mm        mm-stress: munmap, mremap, MADV_DONTNEED, THP split and
+#             collapse on memory being queued and migrated
+#   policy    stream under mbind(2) beside an unbound stream: the bound
+#             one's pages stay, the unbound one's move
+#   hotplug   node 1's CPUs offlined and onlined while stream balances
+#   pressure  node 1 filled to near its watermarks by a bound hog, then
+#             stream's threads run there: migration backs off, no OOM kill
+#   knobs     random valid and invalid sysfs writes, the path switched,
+#             under load: errors change nothing
+#   switch    upstream NUMA balancing enabled while AutoNUMA runs (refused)
+#             and the reverse, under load
+set -euo pipefail
+scenario=$1 path=$2 w=$3
+A=/sys/kernel/mm/autonuma
+log=stress.log
+: >"$log"
+say() { echo "stress: $*" | tee -a "$log"; }
+fail() { say "FAILED: $*"; exit 1; }
+
+[ -w $A/enabled ] || fail "this kernel has no AutoNUMA"
+echo "$path" > $A/scheduler/balance_mode
+# Fast scanning: stress the paths, not the clock.
+echo 200 > $A/knuma_scand/scan_sleep_pass_millisecs
+echo 10 > $A/knuma_scand/scan_sleep_millisecs
+echo 1 > $A/enabled
+
+stream() { "$w/stream" "$@" >>"$log" 2>&1; }
+# share of a stream's pages on node N at the end (its "done" line)
+share() { sed -n "s/^stream: done .*pid=$1 .*nodes=\([0-9.,]*\).*/\1/p" "$log" | cut -d, -f$(($2 + 1)); }
+
+case $scenario in
+churn)
+	echo 0 > $A/knuma_scand/scan_sleep_millisecs
+	echo 0 > $A/knuma_scand/scan_sleep_pass_millisecs
+	stream -p 1 -t 2 -s 64 -d 20 -b 0 -r 1 &
+	s=$!
+	n=0
+	while kill -0 $s 2>/dev/null; do
+		for _ in 1 2 3 4 5 6 7 8; do (/bin/true; sh -c 'exit 0') & done
+		wait -n 2>/dev/null || true
+		n=$((n + 8))
+		[ $((n % 400)) != 0 ] || { echo 0 > $A/enabled; echo 1 > $A/enabled; }
+	done
+	wait $s || fail "stream's check"
+	say "$n processes forked, exec'd and exited; AutoNUMA toggled $((n / 400)) times" ;;
+mm)
+	"$w/mm-stress" -s 64 -t 2 -d 20 -b 0 -r 1 | tee -a "$log" || fail "mm-stress's check" ;;
+policy)
+	stream -p 1 -t 1 -s 64 -d 20 -b 0 -r 1 -m mbind &
+	b=$!
+	stream -p 1 -t 1 -s 64 -d 20 -b 0 -r 1 &
+	u=$!
+	wait $b || fail "the bound stream's check"
+	wait $u || fail "the unbound stream's check"
+	# the two "done" lines, in either order: the bound one's pages must
+	# stay on node 0, the unbound one's must follow its threads
+	read -r p1 p2 < <(sed -n 's/^stream: done .*pid=\([0-9]*\).*/\1/p' "$log" | tr '\n' ' ')
+	on1_a=$(share "$p1" 1) on1_b=$(share "$p2" 1)
+	say "pages on node 1 at the end: $on1_a% and $on1_b% (one stream is mbind()ed to node 0)"
+	awk -v a="$on1_a" -v b="$on1_b" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
+		exit !(lo <= 5 && hi >= 50) }' ||
+		fail "the bound stream must stay (<= 5% moved), the unbound one move (>= 50%)" ;;
+hotplug)
+	stream -p 2 -t 1 -s 64 -d 20 -b 0 &
+	s=$!
+	cpus=$(tr ',' ' ' < /sys/devices/system/node/node1/cpulist | sed 's/\([0-9]*\)-\([0-9]*\)/$(seq \1 \2)/g')
+	cpus=$(eval echo "$cpus")
+	n=0
+	while kill -0 $s 2>/dev/null; do
+		for c in $cpus; do echo 0 > /sys/devices/system/cpu/cpu$c/online; done
+		sleep 0.5
+		for c in $cpus; do echo 1 > /sys/devices/system/cpu/cpu$c/online; done
+		sleep 0.5
+		n=$((n + 1))
+	done
+	wait $s || fail "stream's check"
+	say "node 1's CPUs ($cpus) offlined and onlined $n times" ;;
+pressure)
+	free_kb=$(sed -n 's/.*MemFree: *\([0-9]*\) kB/\1/p' /sys/devices/system/node/node1/meminfo)
+	hog=$((free_kb / 1024 - 96))
+	[ "$hog" -gt 64 ] || fail "node 1 has only $((free_kb / 1024)) MiB free"
+	"$w/stream" -p 1 -t 1 -s "$hog" -d 30 -b 1 -r 1 -m mbind >>"$log" 2>&1 &
+	h=$!
+	sleep 8	# the hog has touched its memory
+	say "node 1: $(sed -n 's/.*MemFree: *\([0-9]*\) kB/\1/p' /sys/devices/system/node/node1/meminfo) kB free after a $hog MiB hog"
+	stream -p 1 -t 2 -s 128 -d 15 -b 0 -r 1 || fail "stream's check"
+	wait $h || fail "the hog's check"
+	! dmesg | grep -Eq 'invoked oom-killer|Out of memory|Killed process' ||
+		fail "the OOM killer ran"
+	say "no OOM kill; pgmigrate_fail $(sed -n 's/^pgmigrate_fail //p' /proc/vmstat)" ;;
+knobs)
+	stream -p 2 -t 1 -s 64 -d 20 -b 0 &
+	s=$!
+	knobs=($A/debug $A/knuma_scand/scan_sleep_millisecs $A/knuma_scand/scan_sleep_pass_millisecs
+		$A/knuma_scand/pages_to_scan $A/knuma_scand/pmd $A/knuma_scand/working_set
+		$A/knuma_migrated/migrate_sleep_millisecs $A/knuma_migrated/pages_to_migrate
+		$A/knuma_migrated/defer $A/scheduler/clone_reset $A/scheduler/fork_reset
+		$A/scheduler/load_balance_strict $A/scheduler/balance_interval_millisecs
+		$A/scheduler/smt $A/scheduler/balance_mode)
+	values=(0 1 2 10 100 1000 -1 4294967296 99999999999999999999 abc '' ' 5' 0x10 lb schedule bogus)
+	n=0 refused=0
+	while kill -0 $s 2>/dev/null && [ $n -lt 600 ]; do
+		k=${knobs[RANDOM % ${#knobs[@]}]} v=${values[RANDOM % ${#values[@]}]}
+		before=$(cat "$k")
+		if echo "$v" 2>/dev/null > "$k"; then
+			after=$(cat "$k")
+			# a write that succeeded must read back as written
+			[ "$after" = "$v" ] || [ "$after" = "${v# }" ] ||
+				fail "$k: wrote '$v', reads '$after'"
+		else
+			refused=$((refused + 1))
+			[ "$(cat "$k")" = "$before" ] || fail "$k: refused '$v' but changed"
+		fi
+		n=$((n + 1))
+	done
+	# back to sane values, the stream still running
+	echo 0 > $A/debug; echo 10 > $A/knuma_scand/scan_sleep_millisecs
+	echo 200 > $A/knuma_scand/scan_sleep_pass_millisecs; echo 32768 > $A/knuma_scand/pages_to_scan
+	echo 1 > $A/knuma_scand/pmd; echo 0 > $A/knuma_migrated/defer
+	echo 100 > $A/knuma_migrated/migrate_sleep_millisecs
+	echo 10 > $A/scheduler/balance_interval_millisecs
+	wait $s || fail "stream's check"
+	say "$n random writes, $refused refused with the value unchanged" ;;
+switch)
+	stream -p 2 -t 1 -s 64 -d 20 -b 0 &
+	s=$!
+	n=0
+	while kill -0 $s 2>/dev/null; do
+		! echo 1 2>/dev/null > /proc/sys/kernel/numa_balancing ||
+			fail "NUMA balancing enabled while AutoNUMA runs"
+		echo 0 > $A/enabled
+		echo 1 > /proc/sys/kernel/numa_balancing
+		! echo 1 2>/dev/null > $A/enabled || fail "AutoNUMA enabled while NUMA balancing runs"
+		sleep 0.3
+		echo 0 > /proc/sys/kernel/numa_balancing
+		echo 1 > $A/enabled
+		sleep 0.3
+		n=$((n + 1))
+	done
+	wait $s || fail "stream's check"
+	say "$n switches between AutoNUMA and NUMA balancing, each refused while the other ran" ;;
+*) fail "unknown scenario '$scenario'" ;;
+esac
+
+echo 0 > $A/enabled
+sleep 2		# knuma_migrated flushes its queues
+say "$scenario ($path): ok"

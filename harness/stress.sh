@@ -1,0 +1,85 @@
+#!/bin/bash
+# Reliability matrix: every scenario of guest/stress.sh in both placement
+# paths, on the kernel in KERNEL (the debug kernel: `make stress`), each in
+# its own boot under trace-cmd; then `noautonuma` and the one-node topology.
+# A run passes when the guest's scenario passes, the console has no kernel
+# error report (boot.sh), no event was lost, and the knuma_migrated ledger
+# balances: every queue entry came out again (AutoNUMA is enabled and
+# disabled inside the trace, so queues start and end empty), the pages
+# isolated at dequeue are the pages the batches isolated, and those are
+# migrated + failed.  Prints the matrix with durations; fails if a run did.
+#
+# usage: stress.sh OUTDIR [SCENARIO...]   (default: all)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$1
+shift
+scenarios=("$@")
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(churn mm policy hotplug pressure knobs switch)
+report=${REPORT:-$top/build/analysis/autonuma-report}
+w=${WORKLOADS:-$top/build/workloads}
+profile=$top/tracepoints/profiles/default.profile
+mkdir -p "$out"
+failed=0
+matrix=$out/matrix.md
+printf '| scenario | path | seconds | result | knuma_migrated ledger |\n|---|---|---|---|---|\n' >"$matrix"
+
+# ledger JSON: "ok: ..." or "BROKEN: ..."
+ledger() {
+	python3 - "$1" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["cost"]
+q, d = c["queue_entries"], c["dequeue_entries"]
+iso, biso, mig, fail = c["dequeue_isolated"], c["batch_isolated"], c["autonuma_migrated"], c["autonuma_migrate_failed"]
+text = "%d queued = %d dequeued; %d isolated = %d migrated + %d failed" % (q, d, biso, mig, fail)
+ok = q == d and iso == biso and biso == mig + fail and r["lost_events"] == 0
+print(("ok: " if ok else "BROKEN: ") + text + ("" if r["lost_events"] == 0 else ", %d events lost" % r["lost_events"]))
+EOF
+}
+
+row() {
+	echo "| $1 | $2 | $3 | $4 | $5 |" >>"$matrix"
+	echo "stress: $1 ($2): $4 in $3 s; $5"
+}
+
+for s in "${scenarios[@]}"; do
+	for path in lb schedule; do
+		dir=$out/$s-$path
+		start=$(date +%s)
+		result=ok led=-
+		if ! TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" 2node "$dir" \
+			env BALANCE_VARIANT="autonuma-$path" "$top/guest/trace-workload.sh" "$profile" \
+			"$top/guest/stress.sh" "$s" "$path" "$w" >"$dir.log" 2>&1; then
+			result="FAILED ($(grep -h -m1 -E 'FAILED|BUG|WARNING|lockdep|KASAN|timeout' \
+				"$dir.log" "$dir/stress.log" 2>/dev/null | head -1 | cut -c1-80))"
+		elif ! "$report" -f json "$dir/trace.dat" >"$dir/report.json" 2>"$dir/report.err"; then
+			result="FAILED (report: $(head -c 80 "$dir/report.err"))"
+		else
+			led=$(ledger "$dir/report.json")
+			[[ $led == ok:* ]] || result=FAILED
+		fi
+		[ "$result" = ok ] || failed=$((failed + 1))
+		row "$s" "$path" $(($(date +%s) - start)) "$result" "$led"
+	done
+done
+
+# AutoNUMA absent: its sysfs tree, threads and queues must not exist, and
+# stream must run as without it.
+for case in noautonuma:2node 1node:1node; do
+	name=${case%%:*} topo=${case#*:}
+	dir=$out/$name
+	start=$(date +%s)
+	result=ok
+	APPEND="${APPEND:-} $([ "$name" = noautonuma ] && echo noautonuma)" \
+		TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" "$topo" "$dir" \
+		"$top/guest/autonuma-sysfs.sh" absent >"$dir.log" 2>&1 &&
+		TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" "$topo" "$dir-stream" \
+		"$w/stream" -p 2 -t 1 -s 64 -d 10 >"$dir-stream.log" 2>&1 ||
+		{ result=FAILED; failed=$((failed + 1)); }
+	row "$name" - $(($(date +%s) - start)) "$result" "-"
+done
+
+echo
+cat "$matrix"
+[ "$failed" = 0 ] || { echo "stress: $failed run(s) failed" >&2; exit 1; }
