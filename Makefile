@@ -106,7 +106,7 @@ export-series:
 bisect-check: deps
 	harness/bisect-check.sh series/series patches $(FRAGMENTS)
 
-check: kernel initramfs workloads
+check: kernel initramfs workloads analysis
 	prove --timer -v tests/
 
 clean:

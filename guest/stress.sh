@@ -50,10 +50,10 @@ churn)
 		for _ in 1 2 3 4 5 6 7 8; do (/bin/true; sh -c 'exit 0') & done
 		wait -n 2>/dev/null || true
 		n=$((n + 8))
-		[ $((n % 400)) != 0 ] || { echo 0 > $A/enabled; echo 1 > $A/enabled; }
+		[ $((n % 40)) != 0 ] || { echo 0 > $A/enabled; echo 1 > $A/enabled; }
 	done
 	wait $s || fail "stream's check"
-	say "$n processes forked, exec'd and exited; AutoNUMA toggled $((n / 400)) times" ;;
+	say "$n processes forked, exec'd and exited; AutoNUMA toggled $((n / 40)) times" ;;
 mm)
 	"$w/mm-stress" -s 64 -t 2 -d 20 -b 0 -r 1 | tee -a "$log" || fail "mm-stress's check" ;;
 policy)

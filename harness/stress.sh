@@ -51,8 +51,8 @@ for s in "${scenarios[@]}"; do
 		if ! TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" 2node "$dir" \
 			env BALANCE_VARIANT="autonuma-$path" "$top/guest/trace-workload.sh" "$profile" \
 			"$top/guest/stress.sh" "$s" "$path" "$w" >"$dir.log" 2>&1; then
-			result="FAILED ($(grep -h -m1 -E 'FAILED|BUG|WARNING|lockdep|KASAN|timeout' \
-				"$dir.log" "$dir/stress.log" 2>/dev/null | head -1 | cut -c1-80))"
+			result="FAILED ($(grep -h -m1 -E 'FAILED|BUG|WARNING|lockdep|KASAN|timeout|failed' \
+				"$dir.log" "$dir/stress.log" 2>/dev/null | head -1 | cut -c1-80 || true))"
 		elif ! "$report" -f json "$dir/trace.dat" >"$dir/report.json" 2>"$dir/report.err"; then
 			result="FAILED (report: $(head -c 80 "$dir/report.err"))"
 		else

@@ -51,20 +51,29 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
-/* One trace_marker write per line: the kernel stamps each write. */
+/*
+ * One trace_marker write per line: the kernel stamps each write.  The kernel
+ * copies the line without taking page faults, so a write fails with EFAULT
+ * (and "<faulted>" lands in the trace) when a NUMA balancer has just made
+ * the buffer's page PROT_NONE: touch the line and write it again.
+ */
 static void mark(const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
-	int n;
+	int n, tries = 0;
 
 	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (n >= (int)sizeof(line))
 		die("marker line too long: %.60s...", line);
-	if (write(marker_fd, line, n) != n)
-		die("cannot write %s: %s", MARKER, strerror(errno));
+	while (write(marker_fd, line, n) != n) {
+		if (errno != EFAULT || ++tries == 10)
+			die("cannot write %s: %s", MARKER, strerror(errno));
+		for (int i = 0; i < n; i++)
+			((volatile char *)line)[i] = line[i];
+	}
 }
 
 static int cpu_nodes(int *nid, int max)
