@@ -94,7 +94,11 @@ bool an_valid(const struct an_run *run)
 
 bool an_reported(const struct an_run *run, const struct an_proc *p)
 {
-	return p->max_total >= run->min_pages && p->max_total > 0;
+	double span = p->last_ts > p->first_ts ? (p->last_ts - p->first_ts) / 1e9 : 0;
+
+	if (p->max_total < run->min_pages || !p->max_total)
+		return false;
+	return span > 0 ? p->ticks >= 10 * span : p->ticks > 0;
 }
 
 /* Processes and threads */
@@ -335,7 +339,9 @@ static int sample_mem(struct an_run *run, unsigned long long ts,
 		if (p->threads[i].seq != seq)
 			p->threads[i] = p->threads[--p->nr_threads];
 		else
-			i++;
+			p->ticks += p->threads[i++].weight;
+	if (!p->first_ts)
+		p->first_ts = ts;
 	p->seq = seq;
 	update(run, p, ts);
 	return 0;

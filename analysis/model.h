@@ -32,6 +32,8 @@ struct an_proc {
 	int tgid;
 	char comm[16];
 	unsigned long pages[AN_MAX_NODES], total, max_total;
+	unsigned long ticks;		/* CPU time its threads used (1/100 s) */
+	unsigned long long first_ts;	/* its first sample */
 	struct an_thread *threads;
 	int nr_threads, seq;
 	double locality;	/* at the last update */
@@ -124,7 +126,11 @@ void an_finish(struct an_run *run);
 
 /* No lost events, no malformed input, the workload ran to success. */
 bool an_valid(const struct an_run *run);
-/* Processes big enough to report. */
+/*
+ * Processes to report: at least min_pages big, and working (their threads
+ * used 10% of a CPU or more over their samples; a parent that only waits,
+ * like perf bench's, is not placed by anyone and does not count).
+ */
 bool an_reported(const struct an_run *run, const struct an_proc *p);
 /* Seconds from the workload's start to ts; the run's length. */
 double an_seconds(const struct an_run *run, unsigned long long ts);

@@ -6,7 +6,10 @@
 #
 # usage: compare.sh EXPERIMENT.conf OUTDIR
 # Environment: REPS overrides the experiment's repetitions; KERNEL, INITRD
-# (boot.sh); REPORT (autonuma-report), WORKLOADS (build/workloads).
+# (boot.sh); REPORT (autonuma-report), WORKLOADS (build/workloads);
+# REPORT_ONLY=1 boots nothing: the reports are made again from the traces
+# already in OUTDIR (after a change to the analysis); TABLES=matched runs
+# only that table (default "defaults matched").
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 conf=$1 out=$2
@@ -35,6 +38,11 @@ run() {
 	read -r variant _ <<<"$spec"
 	dir=$out/$table/${variant}-$rep
 	mkdir -p "$out/$table"
+	if [ -n "${REPORT_ONLY:-}" ]; then
+		[ ! -f "$dir/trace.dat" ] ||
+			"$report" -p "$dir/plot" "$dir/trace.dat" >"$dir/report.txt" 2>&1 || true
+		return 0
+	fi
 	echo "compare: $table $variant run $rep/$reps"
 	# shellcheck disable=SC2086
 	if ! TIMEOUT=${TIMEOUT:-900} "$top/harness/boot.sh" "$TOPO" "$dir" \
@@ -78,8 +86,9 @@ table() {
 	} >"$out/$name.md"
 }
 
-table defaults "Shipped defaults" "${VARIANTS[@]}"
-[ ${#MATCHED[@]} = 0 ] ||
+tables=" ${TABLES:-defaults matched} "
+[[ $tables != *" defaults "* ]] || table defaults "Shipped defaults" "${VARIANTS[@]}"
+[[ $tables != *" matched "* ]] || [ ${#MATCHED[@]} = 0 ] ||
 	table matched "Matched scan rate (compare the ptes scanned per second)" "${MATCHED[@]}"
 
 kernel=$(grep -m1 -o 'Linux version [^ ]*' "$(ls -d "$out"/defaults/*/ | head -1)console.log" 2>/dev/null || true)
@@ -92,7 +101,7 @@ kernel=$(grep -m1 -o 'Linux version [^ ]*' "$(ls -d "$out"/defaults/*/ | head -1
 	echo "Workload: \`$WORKLOAD\`, $reps run(s) per variant. Convergence: the slowest process has" \
 		"its working threads on one node and >= 90% of its pages there, from then to its end."
 	echo
-	cat "$out/defaults.md"
+	[ ! -f "$out/defaults.md" ] || cat "$out/defaults.md"
 	[ ! -f "$out/matched.md" ] || cat "$out/matched.md"
 	echo "Plots (locality per process over time, convergence marked): " \
 		"$(cd "$out" && ls -d ./*/*/plot/locality.svg 2>/dev/null | tr '\n' ' ')"

@@ -231,6 +231,20 @@ static void test_small_process_ignored(void)
 	end(&run, 2);
 	near(run.convergence, 1, "processes under the size limit are left out");
 	an_free(&run);
+
+	/* a parent that waits: its thread uses under 10% of a CPU, remote */
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:0:10", 1000, 0);
+	sample(&run, 1, 1, 400, "401:2:1", 1000, 0);
+	sample(&run, 2, 2, 100, "101:0:110", 1000, 0);
+	sample(&run, 2, 2, 400, "401:2:2", 1000, 0);
+	sample(&run, 3, 3, 100, "101:0:210", 1000, 0);
+	sample(&run, 3, 3, 400, "401:2:3", 1000, 0);
+	end(&run, 4);
+	near(run.convergence, 1, "idle processes (2 ticks in 2 s) are left out");
+	ok(!an_reported(&run, &run.procs[1]) && an_reported(&run, &run.procs[0]),
+	   "the idle one is not reported, the working one is");
+	an_free(&run);
 }
 
 static void test_lost_events(void)
