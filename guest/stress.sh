@@ -65,7 +65,7 @@ policy)
 	wait $u || fail "the unbound stream's check"
 	# the two "done" lines, in either order: the bound one's pages must
 	# stay on node 0, the unbound one's must follow its threads
-	read -r p1 p2 < <(sed -n 's/^stream: done .*pid=\([0-9]*\).*/\1/p' "$log" | tr '\n' ' ')
+	read -r p1 p2 <<<"$(sed -n 's/^stream: done .*pid=\([0-9]*\).*/\1/p' "$log" | tr '\n' ' ')"
 	on1_a=$(share "$p1" 1) on1_b=$(share "$p2" 1)
 	say "pages on node 1 at the end: $on1_a% and $on1_b% (one stream is mbind()ed to node 0)"
 	awk -v a="$on1_a" -v b="$on1_b" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
