@@ -422,10 +422,12 @@ void an_task_moved(struct an_run *run, unsigned long long ts, bool moved)
 	run->cost.task_moves += moved;
 }
 
-void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns)
+void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns,
+		unsigned long cpus)
 {
 	seen(run, ts);
 	run->cost.balance_passes++;
+	run->cost.balance_cpus += cpus;
 	run->cost.balance_ns += ns;
 }
 

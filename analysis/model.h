@@ -63,7 +63,7 @@ struct an_cost {
 	/* AutoNUMA's events */
 	unsigned long scan_pages, hinting_faults;
 	unsigned long migrated, migrate_failed;
-	unsigned long placements, task_moves, balance_passes;
+	unsigned long placements, task_moves, balance_passes, balance_cpus;
 	unsigned long long scan_ns, migrate_ns, balance_ns;
 	unsigned long pingpong_pages;
 	/* knuma_migrated's ledger: queue entries in, entries out, pages */
@@ -117,7 +117,8 @@ void an_page_queue(struct an_run *run, unsigned long long ts, bool queued);
 void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated);
 void an_placement(struct an_run *run, unsigned long long ts);
 void an_task_moved(struct an_run *run, unsigned long long ts, bool moved);
-void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns);
+void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns,
+		unsigned long cpus);
 void an_upstream_move(struct an_run *run, unsigned long long ts);
 void an_lost(struct an_run *run, unsigned long long ts, unsigned long nr);
 

@@ -99,9 +99,13 @@ void report_table(FILE *out, const char *file, const struct an_run *run)
 		"%lu pages migrated (%lu failed) in %.1f ms, %lu ping-pong pages\n",
 		c->scan_pages, c->scan_ns / 1e6, c->hinting_faults, c->migrated,
 		c->migrate_failed, c->migrate_ns / 1e6, c->pingpong_pages);
-	fprintf(out, "autonuma placement: %lu balance passes in %.2f ms, %lu decisions, "
-		"%lu tasks moved\n", c->balance_passes, c->balance_ns / 1e6, c->placements,
-		c->task_moves);
+	fprintf(out, "autonuma placement: %lu balance passes (%.1f/s) in %.2f ms (%.2f ms/s; "
+		"%.0f ns, %.1f CPUs examined per pass), %lu decisions, %lu tasks moved\n",
+		c->balance_passes, c->balance_passes / an_duration(run), c->balance_ns / 1e6,
+		c->balance_ns / 1e6 / an_duration(run),
+		c->balance_passes ? (double)c->balance_ns / c->balance_passes : 0,
+		c->balance_passes ? (double)c->balance_cpus / c->balance_passes : 0,
+		c->placements, c->task_moves);
 	fprintf(out, "knuma_migrated ledger: %lu entries queued (%lu refused, queue full), "
 		"%lu dequeued (%lu pages isolated), net %+ld over the trace; batches: %lu isolated = "
 		"%lu migrated + %lu failed\n", c->queue_entries, c->queue_full, c->dequeue_entries,
@@ -185,15 +189,15 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 		"\"upstream_moves\": %lu, \"autonuma_scan_pages\": %lu, \"autonuma_scan_ms\": %.3f, "
 		"\"autonuma_hinting_faults\": %lu, \"autonuma_migrated\": %lu, "
 		"\"autonuma_migrate_failed\": %lu, \"autonuma_migrate_ms\": %.3f, "
-		"\"pingpong_pages\": %lu, \"balance_passes\": %lu, \"balance_ms\": %.3f, "
+		"\"pingpong_pages\": %lu, \"balance_passes\": %lu, \"balance_cpus\": %lu, \"balance_ms\": %.3f, "
 		"\"placements\": %lu, \"task_moves\": %lu, \"queue_entries\": %lu, "
 		"\"queue_full\": %lu, \"dequeue_entries\": %lu, \"dequeue_isolated\": %lu, "
 		"\"batch_isolated\": %lu},\n \"processes\": [",
 		c->vm.pte_updates, c->vm.hint_faults, c->vm.hint_faults_local, c->vm.pages_migrated,
 		c->thread_migrations, c->upstream_moves, c->scan_pages, c->scan_ns / 1e6,
 		c->hinting_faults, c->migrated, c->migrate_failed, c->migrate_ns / 1e6,
-		c->pingpong_pages, c->balance_passes, c->balance_ns / 1e6, c->placements,
-		c->task_moves, c->queue_entries, c->queue_full, c->dequeue_entries,
+		c->pingpong_pages, c->balance_passes, c->balance_cpus, c->balance_ns / 1e6,
+		c->placements, c->task_moves, c->queue_entries, c->queue_full, c->dequeue_entries,
 		c->dequeue_isolated, c->batch_isolated);
 	for (int i = 0; i < run->nr_procs; i++) {
 		const struct an_proc *p = &run->procs[i];

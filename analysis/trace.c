@@ -153,10 +153,10 @@ static int on_task_migrate(struct tracecmd_input *h, struct tep_event *ev,
 static int on_balance(struct tracecmd_input *h, struct tep_event *ev,
 		      struct tep_record *rec, int cpu, void *data)
 {
-	long long v[1];
+	long long v[2];
 
-	if (FIELDS(ev, rec, "ns"))
-		an_balance(data, rec->ts, v[0]);
+	if (FIELDS(ev, rec, "ns", "cpus"))
+		an_balance(data, rec->ts, v[0], v[1]);
 	return 0;
 }
 

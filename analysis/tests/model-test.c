@@ -336,8 +336,8 @@ static void test_cost_events(void)
 	an_page_dequeue(&run, S(2), 512);
 	an_page_dequeue(&run, S(2), 0);
 	an_migrate_batch(&run, S(2), 503, 500, 3, 100000);
-	an_balance(&run, S(2), 2000);
-	an_balance(&run, S(3), 4000);
+	an_balance(&run, S(2), 2000, 2);
+	an_balance(&run, S(3), 4000, 4);
 	an_placement(&run, S(3));
 	an_task_moved(&run, S(3), true);
 	an_task_moved(&run, S(3), false);
@@ -348,7 +348,8 @@ static void test_cost_events(void)
 	   "migration totals");
 	ok(run.cost.queue_entries == 2 && run.cost.queue_full == 1 && run.cost.dequeue_entries == 2 &&
 	   run.cost.dequeue_isolated == 512, "queue ledger");
-	ok(run.cost.balance_passes == 2 && run.cost.balance_ns == 6000, "balance totals");
+	ok(run.cost.balance_passes == 2 && run.cost.balance_ns == 6000 && run.cost.balance_cpus == 6,
+	   "balance totals");
 	ok(run.cost.placements == 1 && run.cost.task_moves == 1 && run.cost.upstream_moves == 1,
 	   "placement totals");
 	an_free(&run);
