@@ -93,8 +93,12 @@ pressure)
 	"$w/stream" -p 1 -t 1 -s "$hog" -d 25 -b 1 -r 1 -m mbind >>"$log" 2>&1 &
 	h=$!
 	node1_free() { sed -n 's/.*MemFree: *\([0-9]*\) kB/\1/p' /sys/devices/system/node/node1/meminfo; }
-	for _ in $(seq 240); do	# until the hog has touched its memory
-		[ "$(node1_free)" -gt $((200 * 1024)) ] || break
+	# until the hog has touched all its memory (its timed run started):
+	# a bound task still allocating on a node that migration fills down
+	# to its high watermark is OOM-killed (so it would be by upstream
+	# NUMA balancing, whose watermark check AutoNUMA shares)
+	for _ in $(seq 240); do
+		! grep -q '^stream: t=' "$log" || break
 		sleep 0.5
 	done
 	say "node 1: $(node1_free) kB free after a $hog MiB hog"
