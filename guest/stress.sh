@@ -90,7 +90,7 @@ pressure)
 	free_kb=$(sed -n 's/.*MemFree: *\([0-9]*\) kB/\1/p' /sys/devices/system/node/node1/meminfo)
 	hog=$((free_kb / 1024 - 96))
 	[ "$hog" -gt 64 ] || fail "node 1 has only $((free_kb / 1024)) MiB free"
-	"$w/stream" -p 1 -t 1 -s "$hog" -d 25 -b 1 -r 1 -m mbind >>"$log" 2>&1 &
+	"$w/stream" -p 1 -t 1 -s "$hog" -d 30 -b 1 -r 1 -m mbind >>"$log" 2>&1 &
 	h=$!
 	node1_free() { sed -n 's/.*MemFree: *\([0-9]*\) kB/\1/p' /sys/devices/system/node/node1/meminfo; }
 	# until the hog has touched all its memory (its timed run started):
@@ -102,7 +102,7 @@ pressure)
 		sleep 0.5
 	done
 	say "node 1: $(node1_free) kB free after a $hog MiB hog"
-	[ "$(node1_free)" -le $((200 * 1024)) ] || fail "the hog did not fill node 1"
+	[ "$(node1_free)" -le $((200 * 1024)) ] || fail "the hog did not fill node 1 in 2 minutes"
 	stream -p 1 -t 2 -s 128 -d 15 -b 0 -r 1 || fail "stream's check"
 	say "stream's pages on node 1 at the end: $(sed -n 's/^stream: done .*nodes=[0-9.]*,\([0-9.]*\).*/\1/p' "$log" | tail -1)%"
 	wait $h || fail "the hog's check"
