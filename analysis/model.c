@@ -3,18 +3,17 @@
  * The run model: follows events, keeps per-process placement and cost, and
  * decides when each process converged.
  *
- * A process has converged at an instant when all its threads run on one
+ * Placement is read at numa-sample's samples, memory and threads alike.  A
+ * process has converged at a sample when its working threads run on one
  * node and at least `threshold` % of its pages are there.  Threads count by
- * the CPU time they used in the last sample interval: one that used less
- * than a quarter of what its busiest sibling used (a thread that reports or
- * sleeps) does not decide where the process runs.  Its convergence
- * time is measured from the workload's start to the first sample after
- * which that holds at every later sample until its last one, or until the
- * workload's stop marker (what a workload does after it, a final check say,
- * is not the placement being measured).  Placement is
- * read at numa-sample's samples only, memory and threads alike: a thread's
- * excursion of a few ms to another node between two samples (counted in
- * the cost, from sched_migrate_task) does not restart the clock.
+ * the CPU time they used since the previous sample: one that used less than
+ * a quarter of its busiest sibling's (a thread that reports or sleeps) does
+ * not decide where the process runs.  Its convergence time runs from the
+ * workload's start to the first sample after which that holds at every
+ * later sample, up to its last sample or the workload's stop marker (a
+ * final check after it is not placement).  A thread's excursion to another
+ * node between two samples does not restart the clock; it is counted in
+ * the cost (sched_migrate_task).
  */
 #include <stdio.h>
 #include <stdlib.h>
