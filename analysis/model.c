@@ -68,8 +68,6 @@ void an_free(struct an_run *run)
 
 static void seen(struct an_run *run, unsigned long long ts)
 {
-	if (!run->first_ts || ts < run->first_ts)
-		run->first_ts = ts;
 	if (ts > run->last_ts)
 		run->last_ts = ts;
 }
@@ -341,7 +339,6 @@ static int sample_mem(struct an_run *run, unsigned long long ts,
 			p->ticks += p->threads[i++].weight;
 	if (!p->first_ts)
 		p->first_ts = ts;
-	p->seq = seq;
 	update(run, p, ts);
 	return 0;
 }
@@ -497,7 +494,6 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, int tgid,
 	}
 	pg->nodes |= 1ULL << page_nid;
 	pg->nid = page_nid;
-	pg->nr = nr;
 }
 
 void an_scan(struct an_run *run, unsigned long long ts, unsigned long pages,

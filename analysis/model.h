@@ -35,7 +35,7 @@ struct an_proc {
 	unsigned long ticks;		/* CPU time its threads used (1/100 s) */
 	unsigned long long first_ts;	/* its first sample */
 	struct an_thread *threads;
-	int nr_threads, seq;
+	int nr_threads;
 	double locality;	/* at the last update */
 	int node;		/* where most of its threads are */
 	bool converged;		/* now */
@@ -49,7 +49,7 @@ struct an_proc {
 struct an_page {
 	unsigned long long key;
 	unsigned long long nodes;	/* bitmask of nodes it was seen on */
-	int nid, nr;
+	int nid;
 	bool pingpong;
 };
 
@@ -80,7 +80,7 @@ struct an_run {
 	unsigned long min_pages;	/* smaller processes are not reported */
 
 	bool started, ended;
-	unsigned long long start_ts, end_ts, first_ts, last_ts;
+	unsigned long long start_ts, end_ts, last_ts;
 	bool workload_start;		/* the workload's own start marker seen */
 	bool workload_stop;		/* and its stop marker: later samples ignored */
 	unsigned long long stop_ts;

@@ -10,6 +10,7 @@ packages=(
 	qemu-system-x86 busybox-static trace-cmd linux-perf numactl
 	# analysis and tests
 	libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config gnuplot-nox perl file
+	python3
 	# fuzzing the analysis (libFuzzer, ASan)
 	clang
 )

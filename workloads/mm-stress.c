@@ -145,9 +145,10 @@ static void mutate(size_t c, int op)
 	case OP_DONTNEED:
 		if (madvise(addr, CHUNK, MADV_DONTNEED))
 			die("madvise");
-		if (*(volatile uint64_t *)addr)
-			fprintf(stderr, "mm-stress: chunk %zu not zero after MADV_DONTNEED\n", c),
+		if (*(volatile uint64_t *)addr) {
+			fprintf(stderr, "mm-stress: chunk %zu not zero after MADV_DONTNEED\n", c);
 			atomic_store(&failed, 1);
+		}
 		generation[c]++;
 		fill_chunk(c);
 		break;

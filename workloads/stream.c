@@ -199,8 +199,10 @@ static void stream_pass(struct proc *pr, size_t lo, size_t hi)
 {
 	double *a = pr->a, *b = pr->b, *c = pr->c;
 
-	if (pr->opt->shared)
-		return shared_pass(pr, lo, hi);
+	if (pr->opt->shared) {
+		shared_pass(pr, lo, hi);
+		return;
+	}
 	for (size_t j = lo; j < hi; j++)
 		c[j] = a[j];
 	for (size_t j = lo; j < hi; j++)
