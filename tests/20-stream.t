@@ -19,7 +19,7 @@ check "memory starts on node 0 (first touch bound there)" awk '
 check "the summary reads the run" eval '"$H/summary.sh" "$r" >"$r/summary.txt" 2>&1'
 check "... and reports no lost events" grep -q "^lost events: 0$" "$r/summary.txt"
 check "the trace holds the workload-start marker" \
-	eval 'trace-cmd report "$r/trace.dat" 2>/dev/null | grep -q autonuma-workload-start'
+	eval 'trace-cmd report "$r/trace.dat" 2>/dev/null | grep autonuma-workload-start >/dev/null'
 check_fails "a corrupted element fails the run" job corrupt -p 1 -t 1 -s 8 -d 1 -X
 
 # Bad input: a corrupt trace.dat and a profile naming an event the kernel lacks.

@@ -1,5 +1,7 @@
 # TAP helpers for the tests in this folder (sourced).  Each test file prints a
 # plan, then one "ok"/"not ok" line per check; prove prints the summary.
+# pipefail: a check on "A | grep -q" fails at random when grep exits before
+# A has written everything (SIGPIPE); use "grep ... >/dev/null" there.
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 H=$TOP/harness
