@@ -106,7 +106,7 @@ pressure)
 	stream -p 1 -t 2 -s 128 -d 15 -b 0 -r 1 || fail "stream's check"
 	say "stream's pages on node 1 at the end: $(sed -n 's/^stream: done .*nodes=[0-9.]*,\([0-9.]*\).*/\1/p' "$log" | tail -1)%"
 	wait $h || fail "the hog's check"
-	! dmesg | grep -Eq 'invoked oom-killer|Out of memory|Killed process' ||
+	! dmesg | grep -E 'invoked oom-killer|Out of memory|Killed process' >/dev/null ||
 		fail "the OOM killer ran"
 	say "no OOM kill; pgmigrate_fail $(sed -n 's/^pgmigrate_fail //p' /proc/vmstat)" ;;
 knobs)

@@ -12,7 +12,7 @@ mkdir -p "$runs"
 for t in "${topos[@]}"; do
 	r=$runs/$t
 	check "$t: boots and runs the self-test" \
-		eval 'TIMEOUT=300 "$H/boot.sh" "$t" "$r" "$TOP/guest/selftest.sh" >"$r.out" 2>&1'
+		eval 'TIMEOUT=300 guest "$t" "$r" "$TOP/guest/selftest.sh"'
 	NODES=""
 	. "$TOP/qemu-configs/topology/$t.topo"
 	want=$(for e in $NODES; do IFS=: read -r id cpus mem <<<"$e"; echo "node$id $cpus"; done)

@@ -6,8 +6,8 @@ plan 10
 runs=$TOP/build/runs/test-stream
 mkdir -p "$runs"
 stream=$TOP/build/workloads/stream
-job() { TIMEOUT=300 "$H/boot.sh" 2node "$runs/$1" "$TOP/guest/trace-workload.sh" \
-	"$TOP/tracepoints/profiles/default.profile" "$stream" "${@:2}" >"$runs/$1.out" 2>&1; }
+job() { TIMEOUT=300 guest 2node "$runs/$1" "$TOP/guest/trace-workload.sh" \
+	"$TOP/tracepoints/profiles/default.profile" "$stream" "${@:2}"; }
 
 r=$runs/ok
 check "stream -p 2 runs under trace-cmd record" job ok -p 2 -t 1 -s 32 -d 3 -M

@@ -8,7 +8,7 @@ runs=$TOP/build/runs/test-autonuma
 mkdir -p "$runs"
 
 r=$runs/2node
-TIMEOUT=300 "$H/boot.sh" 2node "$r" "$TOP/guest/autonuma-sysfs.sh present" >"$r.out" 2>&1
+TIMEOUT=300 guest 2node "$r" "$TOP/guest/autonuma-sysfs.sh present"
 status=$?
 # Re-number the guest's checks into this file's TAP stream.
 while read -r verdict rest; do
@@ -18,18 +18,18 @@ while read -r verdict rest; do
 	esac
 done < <(cat "$r/sysfs.tap" 2>/dev/null)
 check "2node: the guest checks ran to the end" test "$status" = 0 -a "$T" -gt 50
-check "KUnit: the autonuma suite passed at boot" eval 'tr -d "\r" <"$r/console.log" | grep -Eq "^\[[ 0-9.]+\] ok [0-9]+ autonuma$"' 
-check "KUnit: the autonuma_sched suite passed at boot" eval 'tr -d "\r" <"$r/console.log" | grep -Eq "^\[[ 0-9.]+\] ok [0-9]+ autonuma_sched$"'
+check "KUnit: the autonuma suite passed at boot" eval 'tr -d "\r" <"$r/console.log" | grep -E "^\[[ 0-9.]+\] ok [0-9]+ autonuma$" >/dev/null' 
+check "KUnit: the autonuma_sched suite passed at boot" eval 'tr -d "\r" <"$r/console.log" | grep -E "^\[[ 0-9.]+\] ok [0-9]+ autonuma_sched$" >/dev/null'
 check_fails "KUnit: no autonuma case failed" grep -Eq "not ok [0-9]+ autonuma" "$r/console.log"
 
 r=$runs/1node
-check "1node: boots" eval 'TIMEOUT=120 "$H/boot.sh" 1node "$r" "$TOP/guest/autonuma-sysfs.sh absent" >"$r.out" 2>&1'
+check "1node: boots" eval 'TIMEOUT=120 guest 1node "$r" "$TOP/guest/autonuma-sysfs.sh absent"'
 check "1node: no sysfs tree" grep -q "^ok - no /sys" "$r/sysfs.tap"
 check "1node: no knuma_* thread" grep -q "^ok - no knuma_" "$r/sysfs.tap"
 check "1node: AutoNUMA says it stands down" grep -q "autonuma: single NUMA node, standing down" "$r/console.log"
 
 r=$runs/noautonuma
-check "noautonuma: boots" eval 'APPEND=noautonuma TIMEOUT=120 "$H/boot.sh" 2node "$r" "$TOP/guest/autonuma-sysfs.sh absent" >"$r.out" 2>&1'
+check "noautonuma: boots" eval 'APPEND=noautonuma TIMEOUT=120 guest 2node "$r" "$TOP/guest/autonuma-sysfs.sh absent"'
 check "noautonuma: no sysfs tree" grep -q "^ok - no /sys" "$r/sysfs.tap"
 check "noautonuma: no knuma_* thread" grep -q "^ok - no knuma_" "$r/sysfs.tap"
 check "noautonuma: the boot parameter is reported" grep -q "autonuma: disabled by the noautonuma boot parameter" "$r/console.log"

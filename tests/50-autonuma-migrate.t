@@ -10,8 +10,8 @@ mkdir -p "$runs"
 stream=$TOP/build/workloads/stream
 
 # boot NAME MODE [APPEND]
-boot() { APPEND=${3:-} TIMEOUT=300 "$H/boot.sh" 2node "$runs/$1" \
-	"$TOP/guest/autonuma-migrate.sh" "$2" "$stream" >"$runs/$1.out" 2>&1; }
+boot() { APPEND=${3:-} TIMEOUT=300 guest 2node "$runs/$1" \
+	"$TOP/guest/autonuma-migrate.sh" "$2" "$stream"; }
 # node_pct RUN NODE: the final share of the pages on NODE, in percent.
 node_pct() { sed -n 's/^stream: done .*nodes=//p' "$runs/$1/stream.log" | cut -d, -f$(($2 + 1)); }
 # delta RUN FILE KEY: after - before of a "key value" counter.

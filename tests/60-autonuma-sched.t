@@ -7,8 +7,8 @@ runs=$TOP/build/runs/test-sched
 mkdir -p "$runs"
 
 # bench NAME TOPO PERF-ARGS...: perf bench numa mem with AutoNUMA enabled
-bench() { TIMEOUT=400 "$H/boot.sh" "$2" "$runs/$1" "$TOP/guest/balancer.sh" autonuma \
-	perf bench numa mem "${@:3}" >"$runs/$1.out" 2>&1; }
+bench() { TIMEOUT=400 guest "$2" "$runs/$1" "$TOP/guest/balancer.sh" autonuma \
+	perf bench numa mem "${@:3}"; }
 # latency NAME: perf's NUMA-convergence-latency (the run time if it never converged)
 latency() { awk -F, '/NUMA-convergence-latency/ { gsub(/ /, "", $2); print $2 }' "$runs/$1/job.log"; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a < b) }'; }
@@ -28,9 +28,9 @@ unset APPEND
 
 # Switching the path at run time under load: every 0.2 s during a 10 s run
 # (without -m, which would stop it once converged).
-check "2node: switching lb/schedule during perf bench numa mem is safe" eval 'TIMEOUT=400 "$H/boot.sh" 2node \
+check "2node: switching lb/schedule during perf bench numa mem is safe" eval 'TIMEOUT=400 guest 2node \
 	"$runs/flip" "$TOP/guest/balancer.sh" autonuma "$TOP/guest/autonuma-flip.sh" \
-	perf bench numa mem -p 2 -t 2 -P 256 -s 10 >"$runs/flip.out" 2>&1'
+	perf bench numa mem -p 2 -t 2 -P 256 -s 10'
 check "2node: ... with switches done ($(sed -n "s/autonuma-flip: //p" "$runs/flip/job.log"))" \
 	grep -Eq "autonuma-flip: [1-9][0-9]+ switches" "$runs/flip/job.log"
 
@@ -38,9 +38,8 @@ check "2node: ... with switches done ($(sed -n "s/autonuma-flip: //p" "$runs/fli
 # 2 threads.  With the debug knob every move AutoNUMA makes is logged with
 # the idleness of the source and destination cores: it must move tasks, and
 # never from a fully idle core onto a busy core's sibling.
-check "2node-smt: perf bench numa mem -p 2 -t 2 runs (AutoNUMA debug)" eval 'TIMEOUT=400 "$H/boot.sh" 2node-smt \
-	"$runs/smt" "$TOP/guest/balancer.sh" autonuma+debug perf bench numa mem -p 2 -t 2 -P 256 -s 30 -m \
-	>"$runs/smt.out" 2>&1'
+check "2node-smt: perf bench numa mem -p 2 -t 2 runs (AutoNUMA debug)" eval 'TIMEOUT=400 guest 2node-smt \
+	"$runs/smt" "$TOP/guest/balancer.sh" autonuma+debug perf bench numa mem -p 2 -t 2 -P 256 -s 30 -m'
 moves=$(grep -c "autonuma: move pid" "$runs/smt/console.log")
 check "2node-smt: every move is logged with its cores' idleness ($moves moves)" \
 	test "$(grep -c "autonuma: move pid .* smt_idle [01]->[01]" "$runs/smt/console.log")" = "$moves"

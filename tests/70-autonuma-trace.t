@@ -11,9 +11,9 @@ runs=$TOP/build/runs/test-trace
 mkdir -p "$runs"
 r=$runs/migrate
 
-check "2node: stream runs under trace-cmd record -e autonuma" eval 'TIMEOUT=400 "$H/boot.sh" 2node "$r" \
+check "2node: stream runs under trace-cmd record -e autonuma" eval 'TIMEOUT=400 guest 2node "$r" \
 	"$TOP/guest/balancer.sh" autonuma "$TOP/guest/trace-workload.sh" "$TOP/tracepoints/profiles/default.profile" \
-	"$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 1 -M >"$r.out" 2>&1'
+	"$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 1 -M'
 check "the summary reads the trace and reports no lost event" \
 	eval '"$H/summary.sh" "$r" >"$r/summary.txt" 2>&1 && grep -q "^lost events: 0$" "$r/summary.txt"'
 rep=$(trace-cmd report "$r/trace.dat" 2>/dev/null)

@@ -43,10 +43,10 @@ head -c 100000 /dev/urandom >"$tmp/random.dat"
 check "random bytes" rejected "not a trace-cmd data file" "$R" "$tmp/random.dat"
 check "a text file" rejected "not a trace-cmd data file" "$R" "$TOP/README.md"
 
-check "2node: stream under trace-workload (AutoNUMA, 500 ms passes)" eval 'TIMEOUT=400 "$H/boot.sh" 2node "$r" \
+check "2node: stream under trace-workload (AutoNUMA, 500 ms passes)" eval 'TIMEOUT=400 guest 2node "$r" \
 	"$TOP/guest/balancer.sh" autonuma /sys/kernel/mm/autonuma/knuma_scand/scan_sleep_pass_millisecs=500 \
 	"$TOP/guest/trace-workload.sh" "$TOP/tracepoints/profiles/default.profile" \
-	"$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 1 -M >"$r.out" 2>&1'
+	"$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 1 -M'
 "$R" -f json -p "$r/plot" "$r/trace.dat" >"$r/report.json" 2>"$r/report.err"
 check "the report of the real run is valid (exit 0)" test $? = 0
 "$R" "$r/trace.dat" >"$r/report.txt" 2>&1

@@ -16,4 +16,14 @@ check() { local desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; f
 # check_fails DESCRIPTION COMMAND...: ok if the command fails.
 check_fails() { local desc=$1; shift; if "$@"; then not_ok "$desc"; else ok "$desc"; fi; }
 diag() { sed 's/^/# /'; }
+# guest TOPOLOGY RUNDIR COMMAND...: harness/boot.sh with its output in
+# RUNDIR.out; when it fails, the output's last lines (the job's last words,
+# boot.sh's reason, the console's error reports) become TAP diagnostics, so
+# that a CI log says why.  Returns boot.sh's status.
+guest() {
+	local rc=0
+	"$H/boot.sh" "$@" >"$2.out" 2>&1 || rc=$?
+	[ $rc = 0 ] || tail -n 12 "$2.out" | diag
+	return $rc
+}
 scratch() { mktemp -d "${TMPDIR:-/tmp}/autonuma-test.XXXXXX"; }
