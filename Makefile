@@ -10,6 +10,7 @@
 #   CMD      command for `make boot` (default: an interactive shell)
 #   EXP      experiment of `make compare` (experiments/EXP.conf; default
 #            short-2node, the main job); REPS overrides its repetitions
+#   ROUNDS   rounds of `make hotpath` (default 10)
 #   SCENARIOS  scenarios of `make stress` (default: all of guest/stress.sh)
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
@@ -32,7 +33,7 @@ endif
 
 export KERNEL := $(abspath $(BZIMAGE))
 export INITRD := $(abspath $(INITRD))
-export APPEND ACCEL
+export APPEND ACCEL ROUNDS
 # ccache across clones: hash paths relative to the repository.
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
@@ -91,6 +92,11 @@ EXP ?= short-2node
 compare: kernel initramfs workloads analysis
 	harness/compare.sh experiments/$(EXP).conf results/$(EXP)-$$(date +%Y%m%d-%H%M%S)
 
+# Hot-path cost: perf bench sched pipe and messaging with AutoNUMA off, lb
+# and schedule(), ROUNDS interleaved rounds in one boot; results/hotpath-DATE.
+hotpath: kernel initramfs
+	TOPO=$(TOPO) harness/hotpath.sh results/hotpath-$$(date +%Y%m%d-%H%M%S)
+
 # Reliability: every scenario of guest/stress.sh in both placement paths on
 # the debug kernel, then noautonuma and one node; matrix in results/stress-DATE.
 stress: initramfs workloads analysis
@@ -112,5 +118,6 @@ check: kernel initramfs workloads analysis
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps source kernel initramfs workloads analysis boot run compare stress export-series bisect-check \
+.PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath stress export-series \
+	bisect-check \
 	check clean

@@ -1,0 +1,26 @@
+#!/bin/bash
+# The hot-path benchmark (harness/hotpath.sh, `make hotpath`), in two short
+# rounds: every benchmark gives a number in every mode (AutoNUMA off, lb,
+# schedule), the modes alternate within a round, and the report pairs each
+# mode with off.  Bad input is refused.  (The numbers themselves are
+# measured by `make hotpath`, not judged here.)
+. "$(dirname "$0")/lib.sh"
+out=$TOP/build/runs/test-hotpath
+rm -rf "$out"
+
+check "hotpath.sh runs 2 short rounds" eval 'ROUNDS=2 PIPE_LOOPS=2000 MSG_LOOPS=5 \
+	"$H/hotpath.sh" "$out" >"$out.out" 2>&1'
+diag <"$out.out"
+for bench in pipe messaging; do
+	for mode in off lb schedule; do
+		check "$bench, $mode: 2 rounds with a median and a ratio to off" \
+			grep -Eq "^\| $bench \([a-z/]+\) \| $mode \| 2 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|" \
+			"$out/report.md"
+	done
+done
+check "off's own ratio is 1" grep -Eq "^\| pipe \([a-z/]+\) \| off \| 2 \| .* \| 1\.000 \| - \|$" "$out/report.md"
+check "the guest alternated the modes (round 2 starts with schedule)" eval \
+	'grep -m 1 "^hotpath: round=2 " "$out/guest/job.log" | grep "mode=schedule" >/dev/null'
+check_fails "ROUNDS=0 is refused" eval 'ROUNDS=0 "$H/hotpath.sh" "$out-bad" 2>/dev/null'
+echo "1..$T"
+exit $((FAILS > 0))
