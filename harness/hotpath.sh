@@ -4,7 +4,9 @@
 # placement from the load balancer, placement from schedule(), interleaved
 # over ROUNDS rounds), and write OUTDIR/report.md: per benchmark and mode
 # the median, min and max, and the median over rounds of each round's ratio
-# to off (a paired comparison: the rounds share the host's drift).
+# to off (a paired comparison: the rounds share the host's drift), with a
+# 95% bootstrap interval of that median: TCG's timing noise is large, and
+# the interval says what a run of ROUNDS rounds can resolve.
 #
 # usage: hotpath.sh OUTDIR
 # Environment: TOPO (default 2node), ROUNDS (default 10), PIPE_LOOPS
@@ -24,7 +26,7 @@ TIMEOUT=${TIMEOUT:-$((300 + rounds * 120))} "$top/harness/boot.sh" "${TOPO:-2nod
 	die "the guest run failed: $(tail -n 3 "$run.log")"
 
 python3 - "$run/job.log" "$rounds" >"$out/report.md" <<'EOF'
-import re, statistics, sys
+import random, re, statistics, sys
 
 log, rounds = sys.argv[1], int(sys.argv[2])
 runs = {}  # (bench, mode) -> {round: value}
@@ -33,9 +35,19 @@ for line in open(log):
     if m:
         runs.setdefault((m[3], m[2]), {})[int(m[1])] = float(m[4])
 units = {'pipe': 'usecs/op', 'messaging': 's'}
+random.seed(1)  # the same log gives the same interval
+
+
+def interval(ratios):
+    """95% bootstrap interval of the median of ratios."""
+    medians = sorted(statistics.median(random.choices(ratios, k=len(ratios)))
+                     for _ in range(2000))
+    return f'{medians[50]:.3f}-{medians[1949]:.3f}'
+
+
 print('| benchmark | mode | rounds | median | min | max | ratio to off '
-      '(median of per-round ratios) | rounds slower than off |')
-print('|---|---|---|---|---|---|---|---|')
+      '(median of per-round ratios) | 95% interval | rounds slower than off |')
+print('|---|---|---|---|---|---|---|---|---|')
 for bench in ('pipe', 'messaging'):
     off = runs.get((bench, 'off'), {})
     for mode in ('off', 'lb', 'schedule'):
@@ -45,8 +57,9 @@ for bench in ('pipe', 'messaging'):
         v = list(r.values())
         ratios = [r[k] / off[k] for k in r]
         slower = sum(x > 1 for x in ratios)
+        paired = mode != 'off'
         print(f'| {bench} ({units[bench]}) | {mode} | {len(v)} | {statistics.median(v):.3f} '
               f'| {min(v):.3f} | {max(v):.3f} | {statistics.median(ratios):.3f} '
-              f'| {slower if mode != "off" else "-"} |')
+              f'| {interval(ratios) if paired else "-"} | {slower if paired else "-"} |')
 EOF
 cat "$out/report.md"

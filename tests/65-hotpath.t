@@ -18,7 +18,9 @@ for bench in pipe messaging; do
 			"$out/report.md"
 	done
 done
-check "off's own ratio is 1" grep -Eq "^\| pipe \([a-z/]+\) \| off \| 2 \| .* \| 1\.000 \| - \|$" "$out/report.md"
+check "off's own ratio is 1" grep -Eq "^\| pipe \([a-z/]+\) \| off \| 2 \| .* \| 1\.000 \| - \| - \|$" "$out/report.md"
+check "lb's ratio has a 95% interval" \
+	grep -Eq "^\| pipe \([a-z/]+\) \| lb \| 2 \| .* \| [0-9.]+ \| [0-9.]+-[0-9.]+ \| [0-2] \|$" "$out/report.md"
 check "the guest alternated the modes (round 2 starts with schedule)" eval \
 	'grep -m 1 "^hotpath: round=2 " "$out/guest/job.log" | grep "mode=schedule" >/dev/null'
 check_fails "ROUNDS=0 is refused" eval 'ROUNDS=0 "$H/hotpath.sh" "$out-bad" 2>/dev/null'
