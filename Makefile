@@ -118,6 +118,5 @@ check: kernel initramfs workloads analysis
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath stress export-series \
-	bisect-check \
-	check clean
+.PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath stress \
+	export-series bisect-check check clean

@@ -11,8 +11,7 @@
  * each process prints its bandwidth and where its pages are, measured with
  * move_pages(2) independently of any balancer's counters.  At the end every
  * element is checked against the value the arithmetic must have produced, so
- * a lost or corrupted page fails the run.  -x starts every run from the same
- * placement: each process with threads on every node.
+ * a lost or corrupted page fails the run.
  *
  * Output lines (one per process per interval, then one final line):
  *   stream: t=1.0 proc=0 pid=123 mbs=812 nodes=100.0,0.0 cpus=0,1
@@ -57,7 +56,6 @@ struct options {
 	int policy;		/* -m: POLICY_* */
 	bool corrupt;		/* -X: damage one element to prove the check works */
 	bool shared;		/* -S: one set of arrays for all processes, read by all */
-	bool split;		/* -x: start each process's threads spread over the nodes */
 };
 
 /* -S: the arrays all processes share, mapped and touched before the fork. */
@@ -229,9 +227,6 @@ static void *slice_main(void *arg)
 		pr->c[j] = 0.0;
 	}
 	atomic_fetch_add(&pr->touched, 1);
-	/* -x: the run starts with thread t of process p on node (p + t) % nodes */
-	if (pr->opt->split)
-		bind_to_node((pr->index + (s - pr->slices)) % nr_node_ids());
 	pthread_barrier_wait(&pr->go);	/* all touched; the main thread set up the run */
 	bind_to_node(pr->opt->run_node);
 	while (!atomic_load(&pr->stop)) {
@@ -419,12 +414,9 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: stream [-p procs] [-t threads] [-s MiB/proc] [-d seconds] [-i interval]\n"
-		"              [-b touch-node] [-r run-node] [-m mbind|task] [-x] [-S] [-M] [-X]\n"
+		"              [-b touch-node] [-r run-node] [-m mbind|task] [-S] [-M] [-X]\n"
 		"  -b N  first-touch the arrays on node N's CPUs (default 0; -1: anywhere)\n"
 		"  -r N  then run on node N's CPUs (default -1: all CPUs)\n"
-		"  -x    start split: thread t of process p starts on node (p + t) %% nodes\n"
-		"        (then -r), the same hard start in every run: each process has\n"
-		"        threads on every node and its memory on the -b node\n"
 		"  -m P  bind the memory to the -b node: mbind(2) the arrays or\n"
 		"        set_mempolicy(2) the task (P = mbind or task)\n"
 		"  -S    numa01-style: the processes share one set of arrays (-s MiB in\n"
@@ -457,7 +449,7 @@ int main(int argc, char **argv)
 	};
 	int c, failed = 0;
 
-	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:m:SMXx")) != -1) {
+	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:m:SMX")) != -1) {
 		switch (c) {
 		case 'p': opt.procs = parse_num(optarg, 1, 256); break;
 		case 't': opt.threads = parse_num(optarg, 1, 256); break;
@@ -477,7 +469,6 @@ int main(int argc, char **argv)
 			break;
 		case 'X': opt.corrupt = true; break;
 		case 'S': opt.shared = true; break;
-		case 'x': opt.split = true; break;
 		default: usage();
 		}
 	}
