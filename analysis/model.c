@@ -513,10 +513,20 @@ void an_page_queue(struct an_run *run, unsigned long long ts, bool queued)
 		run->cost.queue_full++;
 }
 
-void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated)
+const char *const an_dequeue_reasons[AN_DQ_NR] = {
+	"isolated", "gone", "moved", "shared", "cancelled", "busy", "flushed", "other"
+};
+
+void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated,
+		     const char *reason)
 {
+	int r = 0;
+
 	seen(run, ts);
+	while (r < AN_DQ_OTHER && (!reason || strcmp(reason, an_dequeue_reasons[r])))
+		r++;
 	run->cost.dequeue_entries++;
+	run->cost.dequeued[r]++;
 	run->cost.dequeue_isolated += isolated;
 }
 

@@ -53,6 +53,16 @@ struct an_page {
 	bool pingpong;
 };
 
+/*
+ * Why knuma_migrated took an entry off a queue (autonuma_page_dequeue's
+ * reason): isolated for migration, or dropped, and why.
+ */
+enum an_dequeue_reason {
+	AN_DQ_ISOLATED, AN_DQ_GONE, AN_DQ_MOVED, AN_DQ_SHARED, AN_DQ_CANCELLED,
+	AN_DQ_BUSY, AN_DQ_FLUSHED, AN_DQ_OTHER, AN_DQ_NR
+};
+extern const char *const an_dequeue_reasons[AN_DQ_NR];
+
 struct an_vmstat {
 	unsigned long pte_updates, hint_faults, hint_faults_local, pages_migrated;
 };
@@ -66,8 +76,9 @@ struct an_cost {
 	unsigned long placements, task_moves, balance_passes, balance_cpus;
 	unsigned long long scan_ns, migrate_ns, balance_ns;
 	unsigned long pingpong_pages;
-	/* knuma_migrated's ledger: queue entries in, entries out, pages */
+	/* knuma_migrated's ledger: queue entries in, entries out by reason, pages */
 	unsigned long queue_entries, queue_full, dequeue_entries, dequeue_isolated;
+	unsigned long dequeued[AN_DQ_NR];
 	unsigned long batch_isolated;
 	/* the scheduler's: migrations of the workload's threads, and upstream's */
 	unsigned long thread_migrations, upstream_moves;
@@ -114,7 +125,9 @@ void an_scan(struct an_run *run, unsigned long long ts, unsigned long pages,
 void an_migrate_batch(struct an_run *run, unsigned long long ts, unsigned long isolated,
 		      unsigned long succeeded, unsigned long failed, unsigned long long ns);
 void an_page_queue(struct an_run *run, unsigned long long ts, bool queued);
-void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated);
+/* REASON: the event's symbolic name; one this model does not know is "other". */
+void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated,
+		     const char *reason);
 void an_placement(struct an_run *run, unsigned long long ts);
 void an_task_moved(struct an_run *run, unsigned long long ts, bool moved);
 void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns,

@@ -106,11 +106,14 @@ void report_table(FILE *out, const char *file, const struct an_run *run)
 		c->balance_passes ? (double)c->balance_ns / c->balance_passes : 0,
 		c->balance_passes ? (double)c->balance_cpus / c->balance_passes : 0,
 		c->placements, c->task_moves);
-	fprintf(out, "knuma_migrated ledger: %lu entries queued (%lu refused, queue full), "
-		"%lu dequeued (%lu pages isolated), net %+ld over the trace; batches: %lu isolated = "
-		"%lu migrated + %lu failed\n", c->queue_entries, c->queue_full, c->dequeue_entries,
-		c->dequeue_isolated, (long)(c->queue_entries - c->dequeue_entries), c->batch_isolated,
-		c->migrated, c->migrate_failed);
+	fprintf(out, "knuma_migrated ledger: %lu entries queued (%lu refused, queue full) =",
+		c->queue_entries, c->queue_full);
+	for (int r = 0; r < AN_DQ_NR; r++)
+		if (r <= AN_DQ_CANCELLED || c->dequeued[r])
+			fprintf(out, "%s %lu %s", r ? " +" : "", c->dequeued[r], an_dequeue_reasons[r]);
+	fprintf(out, " + %ld still queued; pages: %lu isolated at dequeue, %lu by the batches = "
+		"%lu migrated + %lu failed\n", (long)(c->queue_entries - c->dequeue_entries),
+		c->dequeue_isolated, c->batch_isolated, c->migrated, c->migrate_failed);
 }
 
 void report_csv_header(FILE *out)
@@ -192,13 +195,16 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 		"\"pingpong_pages\": %lu, \"balance_passes\": %lu, \"balance_cpus\": %lu, \"balance_ms\": %.3f, "
 		"\"placements\": %lu, \"task_moves\": %lu, \"queue_entries\": %lu, "
 		"\"queue_full\": %lu, \"dequeue_entries\": %lu, \"dequeue_isolated\": %lu, "
-		"\"batch_isolated\": %lu},\n \"processes\": [",
+		"\"batch_isolated\": %lu, \"dequeued\": {",
 		c->vm.pte_updates, c->vm.hint_faults, c->vm.hint_faults_local, c->vm.pages_migrated,
 		c->thread_migrations, c->upstream_moves, c->scan_pages, c->scan_ns / 1e6,
 		c->hinting_faults, c->migrated, c->migrate_failed, c->migrate_ns / 1e6,
 		c->pingpong_pages, c->balance_passes, c->balance_cpus, c->balance_ns / 1e6,
 		c->placements, c->task_moves, c->queue_entries, c->queue_full, c->dequeue_entries,
 		c->dequeue_isolated, c->batch_isolated);
+	for (int r = 0; r < AN_DQ_NR; r++)
+		fprintf(out, "%s\"%s\": %lu", r ? ", " : "", an_dequeue_reasons[r], c->dequeued[r]);
+	fprintf(out, "}},\n \"processes\": [");
 	for (int i = 0; i < run->nr_procs; i++) {
 		const struct an_proc *p = &run->procs[i];
 

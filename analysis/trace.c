@@ -122,13 +122,37 @@ static int on_queue(struct tracecmd_input *h, struct tep_event *ev,
 	return 0;
 }
 
+/*
+ * The name __print_symbolic() gives value V of field NAME in EV's format:
+ * the trace file defines the names, so the kernel's enum order is not
+ * assumed here.  NULL if the format has no such symbol.
+ */
+static const char *symbol(struct tep_event *ev, const char *name, long long v)
+{
+	for (struct tep_print_arg *a = ev->print_fmt.args; a; a = a->next) {
+		struct tep_print_arg *f = a->type == TEP_PRINT_SYMBOL ? a->symbol.field : NULL;
+
+		if (f && f->type == TEP_PRINT_TYPE)
+			f = f->typecast.item;
+		if (!f || f->type != TEP_PRINT_FIELD || !f->field.name || strcmp(f->field.name, name))
+			continue;
+		for (struct tep_print_flag_sym *s = a->symbol.symbols; s; s = s->next) {
+			char *end;
+
+			if (s->value && s->str && strtoll(s->value, &end, 0) == v && !*end)
+				return s->str;
+		}
+	}
+	return NULL;
+}
+
 static int on_dequeue(struct tracecmd_input *h, struct tep_event *ev,
 		      struct tep_record *rec, int cpu, void *data)
 {
-	long long v[1];
+	long long v[2];
 
-	if (FIELDS(ev, rec, "nr"))
-		an_page_dequeue(data, rec->ts, v[0]);
+	if (FIELDS(ev, rec, "nr", "reason"))
+		an_page_dequeue(data, rec->ts, v[0], symbol(ev, "reason", v[1]));
 	return 0;
 }
 
@@ -189,6 +213,16 @@ static const struct follow {
 	{ "autonuma", "autonuma_task_migrate", on_task_migrate },
 	{ "autonuma", "autonuma_balance_cost", on_balance },
 };
+
+bool an_follow_record(struct tep_event *ev, struct tep_record *rec, struct an_run *run)
+{
+	for (size_t i = 0; i < sizeof(follows) / sizeof(follows[0]); i++)
+		if (!strcmp(ev->system, follows[i].system) && !strcmp(ev->name, follows[i].event)) {
+			follows[i].fn(NULL, ev, rec, rec->cpu, run);
+			return true;
+		}
+	return false;
+}
 
 static int read_trace(const char *path, struct an_run *run, char *err, size_t errlen)
 {

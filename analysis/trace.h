@@ -2,9 +2,12 @@
 #ifndef AN_TRACE_H
 #define AN_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct an_run;
+struct tep_event;
+struct tep_record;
 
 /*
  * Feed every event of the trace.dat at path to run, then an_finish() it.
@@ -12,5 +15,11 @@ struct an_run;
  * damaged, or recorded without numa-sample.
  */
 int an_read_trace(const char *path, struct an_run *run, char *err, size_t errlen);
+
+/*
+ * Feed one record of event ev to run, as an_read_trace() would; false if
+ * the analysis does not follow ev.  For the fuzzer of record contents.
+ */
+bool an_follow_record(struct tep_event *ev, struct tep_record *rec, struct an_run *run);
 
 #endif

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Fuzz autonuma-report's input paths with libFuzzer (ASan, UBSan):
 # fuzz-trace (any bytes as a trace.dat: must end in a report or a clean
-# error) and fuzz-markers (the run model's marker parser and events).
+# error), fuzz-records (any bytes as records of the first seed's event
+# formats, fed to the event handlers in-process) and fuzz-markers (the run
+# model's marker parser and events).
 # Prints each target's executions and corpus size; fails on any finding
 # (the crashing input is left in OUTDIR).  autonuma-report reads a trace in
 # a child first (libtracecmd crashes on some damaged files): the child's
@@ -17,7 +19,7 @@ out=$(mkdir -p "$1" && cd "$1" && pwd)
 secs=$2
 shift 2
 make -s -C "$top/analysis" OUT="$out" fuzz
-mkdir -p "$out/seed-trace" "$out/corpus-trace" "$out/seed-markers" "$out/corpus-markers"
+for target in trace records markers; do mkdir -p "$out/seed-$target" "$out/corpus-$target"; done
 for f in "$@"; do
 	[ -f "$f" ] || { echo "fuzz: $f: no such trace" >&2; exit 1; }
 	cp "$f" "$out/seed-trace/$(basename "$(dirname "$f")")-$(basename "$f")"
@@ -27,8 +29,10 @@ for f in "$@"; do
 done
 export LSAN_OPTIONS=suppressions=$top/analysis/fuzz/lsan.supp
 export ASAN_OPTIONS=allocator_may_return_null=1
+AN_FUZZ_FORMATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+export AN_FUZZ_FORMATS
 rc=0
-for target in trace markers; do
+for target in trace records markers; do
 	log=$out/fuzz-$target.log
 	(cd "$out" && ./fuzz-$target -max_total_time="$secs" -max_len=1048576 -timeout=60 \
 		-rss_limit_mb=4096 -malloc_limit_mb=100000 -print_final_stats=1 "corpus-$target" "seed-$target") >"$log" 2>&1 ||

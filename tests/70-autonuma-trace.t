@@ -5,7 +5,7 @@
 # this workload must produce is there, nothing was lost, and the pages the
 # knuma_migrated batch events say they migrated match the kernel's counter
 # (/proc/vmstat numa_pages_migrated, read while tracing) and the pages
-# move_pages(2) saw move.
+# move_pages(2) saw move; the analysis knows every dequeue's reason.
 . "$(dirname "$0")/lib.sh"
 runs=$TOP/build/runs/test-trace
 mkdir -p "$runs"
@@ -37,5 +37,14 @@ check "migrated pages: events ($events) = numa_pages_migrated ($counter), within
 	awk -v a="$events" -v b="$counter" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= b) }'
 check "migrated pages: events ($events) cover what move_pages saw move ($moved)" \
 	awk -v a="$events" -v m="$moved" 'BEGIN { exit !(m > 20000 && a >= 0.95 * m) }'
+# The analysis names every dequeue by the reason the trace file's format
+# defines: none unknown to it, and the isolated ones carried the pages.
+dq=$(make -s -C "$TOP/analysis" OUT="$TOP/build/analysis" all >/dev/null &&
+	"$TOP/build/analysis/autonuma-report" -f json "$r/trace.dat" | python3 -c 'import json, sys
+c = json.load(sys.stdin)["cost"]
+by = c["dequeued"]
+ok = by["other"] == 0 and sum(by.values()) == c["dequeue_entries"] and by["isolated"] > 0
+print(("ok " if ok else "bad ") + " ".join("%s=%d" % kv for kv in by.items()))')
+check "dequeues by reason: ${dq#* }" test "${dq%% *}" = ok
 echo "1..$T"
 exit $((FAILS > 0))

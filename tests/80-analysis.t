@@ -91,5 +91,13 @@ for off in 0 8 16 100 1000 5000 20000 $((size / 3)) $((size / 2)) $((size - 4096
 done
 check "10 damaged copies: no crash, no hang ($damaged rejected)" test "$crashed" = 0
 
+# The fuzz targets build and find nothing in a few seconds each, seeded
+# with the real run's trace (harness/fuzz.sh; longer runs: see README).
+"$H/fuzz.sh" "$tmp/fuzz" 5 "$r/trace.dat" >"$tmp/fuzz.log" 2>&1
+fuzz_rc=$?
+diag <"$tmp/fuzz.log"
+check "fuzz-trace, fuzz-records, fuzz-markers: 5 s each, no finding" \
+	eval 'test $fuzz_rc = 0 && test "$(grep -c "^fuzz-.*: [1-9][0-9]* executions" "$tmp/fuzz.log")" = 3'
+
 plan "$T"
 exit $((FAILS > 0))

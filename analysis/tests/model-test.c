@@ -333,8 +333,9 @@ static void test_cost_events(void)
 	an_page_queue(&run, S(1), true);
 	an_page_queue(&run, S(1), true);
 	an_page_queue(&run, S(1), false);
-	an_page_dequeue(&run, S(2), 512);
-	an_page_dequeue(&run, S(2), 0);
+	an_page_dequeue(&run, S(2), 512, "isolated");
+	an_page_dequeue(&run, S(2), 0, "cancelled");
+	an_page_dequeue(&run, S(2), 0, "no-such-reason");
 	an_migrate_batch(&run, S(2), 503, 500, 3, 100000);
 	an_balance(&run, S(2), 2000, 2);
 	an_balance(&run, S(3), 4000, 4);
@@ -346,8 +347,11 @@ static void test_cost_events(void)
 	ok(run.cost.scan_pages == 2048 && run.cost.scan_ns == 12000, "scan totals");
 	ok(run.cost.migrated == 500 && run.cost.migrate_failed == 3 && run.cost.batch_isolated == 503,
 	   "migration totals");
-	ok(run.cost.queue_entries == 2 && run.cost.queue_full == 1 && run.cost.dequeue_entries == 2 &&
+	ok(run.cost.queue_entries == 2 && run.cost.queue_full == 1 && run.cost.dequeue_entries == 3 &&
 	   run.cost.dequeue_isolated == 512, "queue ledger");
+	ok(run.cost.dequeued[AN_DQ_ISOLATED] == 1 && run.cost.dequeued[AN_DQ_CANCELLED] == 1 &&
+	   run.cost.dequeued[AN_DQ_OTHER] == 1 && run.cost.dequeued[AN_DQ_FLUSHED] == 0,
+	   "dequeues counted by reason, an unknown one as other");
 	ok(run.cost.balance_passes == 2 && run.cost.balance_ns == 6000 && run.cost.balance_cpus == 6,
 	   "balance totals");
 	ok(run.cost.placements == 1 && run.cost.task_moves == 1 && run.cost.upstream_moves == 1,
