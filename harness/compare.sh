@@ -54,6 +54,28 @@ run() {
 	"$report" -p "$dir/plot" "$dir/trace.dat" >"$dir/report.txt" 2>&1 || true
 }
 
+# stream_local DIR: stream's own per-thread locality at the end (local= of
+# its "done" lines, the lowest process of each run), median per variant:
+# the measure for workloads whose threads may rightly split over nodes
+# (numa02), which the process-level convergence above calls "never".
+stream_local() {
+	local f rows
+	rows=$(for f in "$1"/*/workload.log; do
+		sed -n 's/^stream: done .* local=\([0-9.]*\).*/\1/p' "$f" | sort -n | head -1 |
+			sed "s|^|$(basename "$(dirname "$f")" | sed 's/-[0-9]*$//') |"
+	done)
+	[ -n "$rows" ] || return 0
+	echo
+	echo "stream's per-thread locality at the end (pages on the node where the thread owning them ran; per run, the lowest process):"
+	echo
+	echo "| variant | median % | runs |"
+	echo "|---|---|---|"
+	sort -k1,1 -k2,2n <<<"$rows" | awk '{ v[$1] = v[$1] " " $2; n[$1]++ }
+		END { for (k in v) { split(substr(v[k], 2), a, " "); c = n[k]
+			m = c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+			printf "| %s | %.1f | %s |\n", k, m, substr(v[k], 2) } }' | sort
+}
+
 # table NAME TITLE SPEC...: the runs (variants interleaved, so slow drift of
 # the host spreads over all of them), then the comparison.
 table() {
@@ -81,6 +103,7 @@ table() {
 			echo "No run finished."
 		else
 			"$report" -c ${base:+-b "$base"} "${traces[@]}" || true
+			stream_local "$out/$name"
 		fi
 		echo
 	} >"$out/$name.md"

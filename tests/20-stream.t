@@ -2,7 +2,7 @@
 # The main job's pipeline, short: stream on 2node under trace-workload.sh with
 # the default capture profile, then harness/summary.sh on the host.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 13
 runs=$TOP/build/runs/test-stream
 mkdir -p "$runs"
 stream=$TOP/build/workloads/stream
@@ -21,6 +21,18 @@ check "... and reports no lost events" grep -q "^lost events: 0$" "$r/summary.tx
 check "the trace holds the workload-start marker" \
 	eval 'trace-cmd report "$r/trace.dat" 2>/dev/null | grep autonuma-workload-start >/dev/null'
 check_fails "a corrupted element fails the run" job corrupt -p 1 -t 1 -s 8 -d 1 -X
+
+# local= (per-thread locality): no balancer runs in the test kernel by
+# default, so where the threads run decides it: on node 0 with their
+# memory, on node 1 away from it; numa02-style, one thread per CPU, half.
+# (boot.sh's command is one shell command line.)
+r=$runs/local
+check "stream's per-thread locality, three placements, one boot" eval 'TIMEOUT=300 guest 2node "$r" \
+	"$stream -t 2 -s 32 -d 1 -b 0 -r 0 && $stream -t 2 -s 32 -d 1 -b 0 -r 1 && $stream -t 4 -s 32 -d 2 -b 0"'
+local_of() { sed -n 's/^stream: done .* local=\([0-9.]*\).*/\1/p' "$r/job.log" | sed -n "$1p"; }
+check "threads and memory on node 0: local=$(local_of 1) >= 95" awk -v l="$(local_of 1)" 'BEGIN { exit !(l != "" && l >= 95) }'
+check "threads on node 1, memory on node 0: local=$(local_of 2) <= 5; then 4 threads on 4 CPUs: local=$(local_of 3), 40-60" \
+	awk -v a="$(local_of 2)" -v b="$(local_of 3)" 'BEGIN { exit !(a != "" && a <= 5 && b >= 40 && b <= 60) }'
 
 # Bad input: a corrupt trace.dat and a profile naming an event the kernel lacks.
 bad=$runs/bad-trace

@@ -13,9 +13,12 @@
  * element is checked against the value the arithmetic must have produced, so
  * a lost or corrupted page fails the run.
  *
- * Output lines (one per process per interval, then one final line):
- *   stream: t=1.0 proc=0 pid=123 mbs=812 nodes=100.0,0.0 cpus=0,1
- *   stream: done proc=0 pid=123 iters=57 check=ok nodes=0.4,99.6
+ * Output lines (one per process per interval, then one final line); local=
+ * is the share of pages on the node of the CPU where the thread that owns
+ * them (its slice) last ran: per-thread locality, which is what counts when
+ * a process's threads run on several nodes (numa02):
+ *   stream: t=1.0 proc=0 pid=123 mbs=812 nodes=100.0,0.0 local=50.0 cpus=0,2
+ *   stream: done proc=0 pid=123 iters=57 check=ok nodes=0.4,99.6 local=99.6
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -94,8 +97,8 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* CPUs of a node, from sysfs; -1 means every CPU. */
-static void node_cpus(int node, cpu_set_t *set)
+/* CPUs of a node, from sysfs; -1 means every CPU.  False if it has none. */
+static bool read_node_cpus(int node, cpu_set_t *set)
 {
 	char path[96], buf[4096], *p;
 	FILE *f;
@@ -104,13 +107,14 @@ static void node_cpus(int node, cpu_set_t *set)
 	if (node < 0) {
 		for (int i = 0; i < CPU_SETSIZE; i++)
 			CPU_SET(i, set);
-		return;
+		return true;
 	}
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
 	f = fopen(path, "r");
 	if (!f || !fgets(buf, sizeof(buf), f)) {
-		fprintf(stderr, "stream: no CPU list for node %d (%s)\n", node, path);
-		exit(2);
+		if (f)
+			fclose(f);
+		return false;
 	}
 	fclose(f);
 	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
@@ -120,6 +124,15 @@ static void node_cpus(int node, cpu_set_t *set)
 			hi = lo = atoi(p);
 		for (int i = lo; i <= hi && i < CPU_SETSIZE; i++)
 			CPU_SET(i, set);
+	}
+	return true;
+}
+
+static void node_cpus(int node, cpu_set_t *set)
+{
+	if (!read_node_cpus(node, set)) {
+		fprintf(stderr, "stream: no CPU list for node %d\n", node);
+		exit(2);
 	}
 }
 
@@ -153,32 +166,72 @@ static int nr_node_ids(void)
 	return n < MAX_NODES ? n : MAX_NODES;
 }
 
-/* Percentage of sampled pages on each node, written to pct[]. Returns the node count. */
-static int page_nodes(struct proc *pr, double *pct)
+/* The node of a CPU, -1 if unknown; the map is read once. */
+static int cpu_node(int cpu)
+{
+	static int map[CPU_SETSIZE];
+	static bool read;
+
+	if (!read) {
+		cpu_set_t set;
+
+		for (int i = 0; i < CPU_SETSIZE; i++)
+			map[i] = -1;
+		for (int node = 0; node < nr_node_ids(); node++)
+			if (read_node_cpus(node, &set))
+				for (int i = 0; i < CPU_SETSIZE; i++)
+					if (CPU_ISSET(i, &set))
+						map[i] = node;
+		read = true;
+	}
+	return cpu >= 0 && cpu < CPU_SETSIZE ? map[cpu] : -1;
+}
+
+/* The thread whose slice holds element j. */
+static const struct slice *owner(const struct proc *pr, size_t j)
+{
+	int t = 0;
+
+	while (t < pr->opt->threads - 1 && j >= pr->slices[t].hi)
+		t++;
+	return &pr->slices[t];
+}
+
+/*
+ * Percentage of sampled pages on each node, written to pct[], and in *local
+ * the percentage on the node of the CPU where the thread whose slice holds
+ * the page last ran (-1 with -S, where no thread owns a page).  Returns the
+ * node count.
+ */
+static int page_nodes(struct proc *pr, double *pct, double *local)
 {
 	static void *pages[MAX_SAMPLES];
-	static int status[MAX_SAMPLES];
+	static int status[MAX_SAMPLES], home[MAX_SAMPLES];
 	double *arrays[3] = { pr->a, pr->b, pr->c };
 	long psz = sysconf(_SC_PAGESIZE);
 	size_t per_array = pr->n * sizeof(double) / psz;
 	size_t count = 0, step = (3 * per_array + MAX_SAMPLES - 1) / MAX_SAMPLES;
-	int counts[MAX_NODES] = { 0 }, total = 0, nodes = nr_node_ids();
+	int counts[MAX_NODES] = { 0 }, total = 0, at_home = 0, nodes = nr_node_ids();
 
 	if (!step)
 		step = 1;
 	for (int k = 0; k < 3; k++)
-		for (size_t i = 0; i < per_array && count < MAX_SAMPLES; i += step)
+		for (size_t i = 0; i < per_array && count < MAX_SAMPLES; i += step) {
+			home[count] = cpu_node(owner(pr, i * psz / sizeof(double))->cpu);
 			pages[count++] = (char *)arrays[k] + i * psz;
+		}
 	if (syscall(SYS_move_pages, 0, count, pages, NULL, status, 0))
 		die("move_pages");
 	for (size_t i = 0; i < count; i++) {
 		if (status[i] < 0 || status[i] >= MAX_NODES)
 			continue;
 		counts[status[i]]++;
+		at_home += status[i] == home[i];
 		total++;
 	}
 	for (int i = 0; i < nodes; i++)
 		pct[i] = total ? 100.0 * counts[i] / total : 0;
+	*local = pr->opt->shared ? -1 : total ? 100.0 * at_home / total : 0;
 	return nodes;
 }
 
@@ -280,12 +333,14 @@ static bool check(struct proc *pr)
 
 static void print_nodes(struct proc *pr)
 {
-	double pct[MAX_NODES];
-	int nodes = page_nodes(pr, pct);
+	double pct[MAX_NODES], local;
+	int nodes = page_nodes(pr, pct, &local);
 
 	printf(" nodes=");
 	for (int i = 0; i < nodes; i++)
 		printf("%s%.1f", i ? "," : "", pct[i]);
+	if (local >= 0)
+		printf(" local=%.1f", local);
 }
 
 static void mark_trace(const char *msg)
