@@ -14,7 +14,7 @@ check "compare.sh runs the smoke experiment" \
 	eval '"$H/compare.sh" "$TOP/experiments/smoke-2node.conf" "$out" >"$tmp/out" 2>&1'
 tail -12 "$tmp/out" | diag
 md=$out/report.md
-row() { grep "^| $1 |" "$md"; }
+row() { grep -m1 "^| $1 |" "$md"; }	# the convergence table's row
 check "report.md names the date, the commit and the kernel" \
 	grep -Eq '^20[0-9-]+ .*project commit [0-9a-f]+.*Linux version' "$md"
 check "one valid run of autonuma-lb" eval 'row autonuma-lb | grep -q "| 1 (1) |"'
@@ -25,6 +25,10 @@ check "autonuma-lb converges (its memory follows)" eval 'row autonuma-lb | grep 
 scanned() { row "$1" | awk -F'|' '{ print $8 + 0 }'; }
 check "ptes scanned: autonuma-lb $(scanned autonuma-lb) > 0, none $(scanned none)" \
 	eval '[ "$(scanned autonuma-lb)" -gt 0 ] && [ "$(scanned none)" = 0 ]'
+# stream's local= table, after the convergence table: "| variant | median % | runs |"
+local_pct() { grep "^| $1 |" "$md" | sed -n 2p | awk -F'|' '{ print $3 + 0 }'; }
+check "per-thread locality: autonuma-lb $(local_pct autonuma-lb)% >= 90, none $(local_pct none)% <= 10" \
+	awk -v a="$(local_pct autonuma-lb)" -v n="$(local_pct none)" 'BEGIN { exit !(a >= 90 && n <= 10) }'
 check "a plot per run" eval '[ "$(ls "$out"/defaults/*/plot/locality.svg | wc -l)" = 2 ]'
 
 check_fails "a missing experiment is refused" "$H/compare.sh" "$tmp/none.conf" "$tmp/o"
