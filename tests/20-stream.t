@@ -27,29 +27,31 @@ check_fails "a corrupted element fails the run" job corrupt -p 1 -t 1 -s 8 -d 1 
 # node, local= is exactly the share of the pages on that node (nodes=,
 # the same sample).  First touch bound to node 0's CPUs does not bind the
 # memory: 1-6% of the pages have been measured on node 1 (the default
-# policy falls back), so the shares themselves are only >= 90 / <= 10.  numa02-style, one thread per CPU
-# on memory all on node 0: about half.  (boot.sh's command is one shell
-# command line.)
+# policy falls back), so the shares themselves are only >= 90 / <= 10.
+# numa02-style, one thread per CPU on memory all on node 0: about half.
+# (boot.sh's command is one shell command line.)
 r=$runs/local
 check "stream's per-thread locality, three placements, one boot" eval 'TIMEOUT=300 guest 2node "$r" \
 	"$stream -t 2 -s 32 -d 1 -b 0 -r 0 && $stream -t 2 -s 32 -d 1 -b 0 -r 1 && $stream -t 4 -s 32 -d 2 -b 0"'
-# field RUN KEY: the value of KEY= on the RUN-th "stream: done" line
-# (for nodes=, KEY is nodes=N: the share of node N).
-field() { sed -n 's/^stream: done .* nodes=\([0-9.,]*\) local=\([0-9.]*\).*/\1 \2/p' "$r/job.log" |
-	sed -n "$1p" | awk -v k="$2" '{ split($1, n, ","); print k == "local" ? $2 : n[substr(k, 7) + 1] }'; }
-# same A B: two shares printed with one decimal from one sample are equal.
-same() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(a != "" && b != "" && d <= 0.1 && d >= -0.1) }'; }
-check "threads on node 0: local=$(field 1 local) is node 0's share $(field 1 nodes=0), >= 90" \
-	eval 'same "$(field 1 local)" "$(field 1 nodes=0)" && awk -v l="$(field 1 local)" "BEGIN { exit !(l >= 90) }"'
-check "threads on node 1, memory on node 0: local=$(field 2 local) is node 1's share $(field 2 nodes=1), <= 10" \
-	eval 'same "$(field 2 local)" "$(field 2 nodes=1)" && awk -v l="$(field 2 local)" "BEGIN { exit !(l <= 10) }"'
-check "4 threads on 4 CPUs, memory on node 0: local=$(field 3 local), 40-60" \
-	awk -v l="$(field 3 local)" 'BEGIN { exit !(l != "" && l >= 40 && l <= 60) }'
+nth() { sed -n "$1p"; }
+l1=$(stream_done "$r/job.log" local | nth 1) n1=$(stream_done "$r/job.log" nodes | nth 1 | node_share 0)
+l2=$(stream_done "$r/job.log" local | nth 2) n2=$(stream_done "$r/job.log" nodes | nth 2 | node_share 1)
+l3=$(stream_done "$r/job.log" local | nth 3)
+# within LO HI X...: every X is a number in [LO, HI].
+within() { local lo=$1 hi=$2; shift 2; awk -v lo="$lo" -v hi="$hi" \
+	'BEGIN { for (i = 1; i < ARGC; i++) if (ARGV[i] == "" || ARGV[i] < lo || ARGV[i] > hi) exit 1 }' "$@"; }
+# near A B: two shares printed with one decimal from one sample are equal.
+near() { within -0.1 0.1 "$(awk -v a="$1" -v b="$2" 'BEGIN { print a - b }')"; }
+check "threads on node 0: local=$l1 is node 0's share $n1, >= 90" \
+	eval 'near "$l1" "$n1" && within 90 100 "$l1"'
+check "threads on node 1, memory on node 0: local=$l2 is node 1's share $n2, <= 10" \
+	eval 'near "$l2" "$n2" && within 0 10 "$l2"'
+check "4 threads on 4 CPUs, memory on node 0: local=$l3, 40-60" within 40 60 "$l3"
 
 # Bad input: a corrupt trace.dat and a profile naming an event the kernel lacks.
 bad=$runs/bad-trace
-rm -rf "$bad" && cp -r "$r" "$bad"
-head -c 3000 "$r/trace.dat" > "$bad/trace.dat"
+rm -rf "$bad" && cp -r "$runs/ok" "$bad"
+head -c 3000 "$runs/ok/trace.dat" > "$bad/trace.dat"
 check_fails "a truncated trace.dat fails the summary" eval '"$H/summary.sh" "$bad" >"$bad.out" 2>&1'
 check "... with a message, not a crash" grep -q "^summary: " "$bad.out"
 printf 'sched:sched_process_exec\nnosuchsystem:nosuchevent\n' > "$runs/bad.profile"

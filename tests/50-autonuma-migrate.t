@@ -13,7 +13,7 @@ stream=$TOP/build/workloads/stream
 boot() { APPEND=${3:-} TIMEOUT=300 guest 2node "$runs/$1" \
 	"$TOP/guest/autonuma-migrate.sh" "$2" "$stream"; }
 # node_pct RUN NODE: the final share of the pages on NODE, in percent.
-node_pct() { sed -n 's/^stream: done .*nodes=\([0-9.,]*\).*/\1/p' "$runs/$1/stream.log" | cut -d, -f$(($2 + 1)); }
+node_pct() { stream_done "$runs/$1/stream.log" nodes | node_share "$2"; }
 # delta RUN FILE KEY: after - before of a "key value" counter.
 delta() { echo $(($(awk -v k="$3" '$1 == k { print $2 }' "$runs/$1/$2.after") - \
 	$(awk -v k="$3" '$1 == k { print $2 }' "$runs/$1/$2.before"))); }

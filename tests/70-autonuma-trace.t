@@ -30,7 +30,7 @@ events=$(sed -n 's/.*autonuma_migrate_batch: .*succeeded=\([0-9]*\).*/\1/p' <<<"
 counter=$(awk 'NR == FNR { b[$1] = $2; next } $1 == "numa_pages_migrated" { print $2 - b[$1] }' \
 	"$r/vmstat.before" "$r/vmstat.after")
 # move_pages: stream's share of pages on node 1 at the end, of 96 MiB.
-moved=$(sed -n 's/^stream: done .*nodes=[0-9.]*,\([0-9.]*\).*/\1/p' "$r/workload.log" |
+moved=$(stream_done "$r/workload.log" nodes | node_share 1 |
 	awk '{ printf "%d", $1 / 100 * 96 * 256 }')
 # The batches straddling the two vmstat reads can differ by one batch.
 check "migrated pages: events ($events) = numa_pages_migrated ($counter), within 1%" \

@@ -60,7 +60,7 @@ check "the plot was drawn" test -s "$r/plot/locality.svg"
 ours=$(python3 -c 'import json, sys
 p = [p for p in json.load(open(sys.argv[1]))["processes"] if p["comm"] == "stream"][0]
 print("%.1f" % (100.0 * p["pages"][1] / sum(p["pages"])))' "$r/report.json" 2>/dev/null)
-theirs=$(sed -n 's/^stream: done .*nodes=[0-9.]*,\([0-9.]*\).*/\1/p' "$r/workload.log")
+theirs=$(stream_done "$r/workload.log" nodes | node_share 1)
 check "final locality on node 1: analysis ${ours:-?}% vs move_pages ${theirs:-?}%, within 2 points" \
 	awk -v a="${ours:--100}" -v b="${theirs:-100}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 2 && b > 50) }'
 

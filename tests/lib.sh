@@ -26,4 +26,9 @@ guest() {
 	[ $rc = 0 ] || tail -n 12 "$2.out" | diag
 	return $rc
 }
+# stream_done LOG KEY: KEY's value on each "stream: done" line of LOG
+# (KEY nodes: the per-node shares in percent, comma-separated).
+stream_done() { sed -n "s/^stream: done .* $2=\([0-9.,]*\).*/\1/p" "$1"; }
+# node_share NODE: NODE's share in each nodes= list on standard input.
+node_share() { cut -d, -f$(($1 + 1)); }
 scratch() { mktemp -d "${TMPDIR:-/tmp}/autonuma-test.XXXXXX"; }
