@@ -3,7 +3,8 @@
 #
 # Knobs (make VAR=value):
 #   TOPO     topology from qemu-configs/topology/ (default 2node)
-#   CONFIG   kernel flavour: base, or debug (base + qemu-configs/kernel/debug.config)
+#   CONFIG   kernel flavour: base, debug (base + qemu-configs/kernel/debug.config)
+#            or noautonuma (base + noautonuma.config: the series with AutoNUMA off)
 #   APPEND   extra guest kernel command line
 #   BALANCE  NUMA balancer of `make run` (a variant of guest/balancer.sh):
 #            autonuma (default), autonuma-lb, autonuma-schedule, upstream, none
@@ -26,9 +27,9 @@ INITRD  := $(BUILD)/initramfs.cpio.gz
 RUNS    := $(BUILD)/runs
 
 FRAGMENTS := qemu-configs/kernel/base.config \
-	$(if $(filter debug,$(CONFIG)),qemu-configs/kernel/debug.config)
-ifeq ($(filter base debug,$(CONFIG)),)
-$(error CONFIG must be base or debug)
+	$(if $(filter-out base,$(CONFIG)),qemu-configs/kernel/$(CONFIG).config)
+ifeq ($(filter base debug noautonuma,$(CONFIG)),)
+$(error CONFIG must be base, debug or noautonuma)
 endif
 
 export KERNEL := $(abspath $(BZIMAGE))
@@ -112,7 +113,9 @@ export-series:
 bisect-check: deps
 	harness/bisect-check.sh series/series patches $(FRAGMENTS)
 
+# The tests, on the base kernel and on the series built with CONFIG_AUTONUMA=n.
 check: kernel initramfs workloads analysis
+	@$(MAKE) --no-print-directory CONFIG=noautonuma kernel
 	prove --timer -v tests/
 
 clean:

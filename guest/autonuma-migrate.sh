@@ -38,7 +38,7 @@ pte) echo 0 > $A/knuma_scand/pmd ;;
 churn)
 	echo 0 > $A/knuma_scand/scan_sleep_millisecs
 	echo 0 > $A/knuma_scand/scan_sleep_pass_millisecs
-	echo 0 > $A/knuma_migrated/migrate_sleep_millisecs ;;
+	echo 1 > $A/knuma_migrated/migrate_sleep_millisecs ;;
 esac
 
 for comm in /proc/[0-9]*/comm; do

@@ -53,7 +53,8 @@ check_knob debug 1 2 -1 abc "" 0x1 "1 1"
 check_knob scheduler/fork_reset 0 2 yes
 check_knob knuma_scand/scan_sleep_millisecs 3600000 3600001 -5 1.5 99999999999999999999
 check_knob knuma_scand/pages_to_scan 1 0 4294967296 " "
-check_knob knuma_migrated/migrate_sleep_millisecs 0 3600001 x
+# 0 would make knuma_migrated spin while its node is below the watermark
+check_knob knuma_migrated/migrate_sleep_millisecs 1 0 3600001 x
 check_knob knuma_migrated/pages_to_migrate 4294967295 0 -1
 check_knob scheduler/balance_mode schedule lbx "" 1 "lb schedule"
 check_knob scheduler/balance_interval_millisecs 1 0 3600001

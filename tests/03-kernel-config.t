@@ -3,7 +3,7 @@
 # `make kernel`): a symbol Kconfig drops fails the config, a symbol no Kconfig
 # defines yet (a later patch's) is only noted, and the shipped fragments pass.
 . "$(dirname "$0")/lib.sh"
-plan 4
+plan 5
 src=$TOP/build/linux
 d=$(scratch)
 trap 'rm -rf "$d"' EXIT
@@ -16,4 +16,6 @@ printf 'CONFIG_AUTONUMA_NOT_YET_IN_TREE=y\n' > "$d/later.config"
 check "a symbol no Kconfig defines is only noted" conf "$d/later.config"
 check "base + debug fragments are honoured" \
 	conf "$TOP/qemu-configs/kernel/base.config" "$TOP/qemu-configs/kernel/debug.config"
+check "base + noautonuma fragments are honoured" \
+	conf "$TOP/qemu-configs/kernel/base.config" "$TOP/qemu-configs/kernel/noautonuma.config"
 exit $((FAILS > 0))

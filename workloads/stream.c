@@ -28,6 +28,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,7 @@ struct options {
 	int policy;		/* -m: POLICY_* */
 	bool corrupt;		/* -X: damage one element to prove the check works */
 	bool shared;		/* -S: one set of arrays for all processes, read by all */
+	bool pte_map;		/* -E: the arrays' THPs mapped by PTEs */
 };
 
 /* -S: the arrays all processes share, mapped and touched before the fork. */
@@ -354,6 +356,21 @@ static void mark_trace(const char *msg)
 }
 
 /*
+ * -E: mprotect() one page in every 2 MiB of [p, p + len) executable: the
+ * vma splits there, and so does the PMD of each THP, whose pages stay one
+ * THP mapped by PTEs.  The data stays writable.
+ */
+static void pte_map(void *p, size_t len)
+{
+	const uintptr_t huge = 2UL << 20;
+	uintptr_t start = (uintptr_t)p, end = start + len;
+
+	for (uintptr_t a = (start + huge - 1) & ~(huge - 1); a + 4096 <= end; a += huge)
+		if (mprotect((void *)a, 4096, PROT_READ | PROT_WRITE | PROT_EXEC))
+			die("mprotect");
+}
+
+/*
  * -m: bind the memory to the first-touch node with mbind(2) on the arrays
  * or with set_mempolicy(2) for the whole process, so that a NUMA balancer
  * must leave it alone.
@@ -400,6 +417,11 @@ static int run_process(const struct options *opt, int index)
 		s->hi = opt->shared ? pr.n : pr.n * (t + 1) / opt->threads;
 		if (pthread_create(&s->tid, NULL, slice_main, s))
 			die("pthread_create");
+	}
+	if (opt->pte_map) {
+		while (atomic_load(&pr.touched) < opt->threads)
+			usleep(1000);
+		pte_map(pr.a, 3 * bytes);
 	}
 	pthread_barrier_wait(&pr.go);
 	if (opt->trace_marker && index == 0)
@@ -469,13 +491,15 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: stream [-p procs] [-t threads] [-s MiB/proc] [-d seconds] [-i interval]\n"
-		"              [-b touch-node] [-r run-node] [-m mbind|task] [-S] [-M] [-X]\n"
+		"              [-b touch-node] [-r run-node] [-m mbind|task] [-S] [-E] [-M] [-X]\n"
 		"  -b N  first-touch the arrays on node N's CPUs (default 0; -1: anywhere)\n"
 		"  -r N  then run on node N's CPUs (default -1: all CPUs)\n"
 		"  -m P  bind the memory to the -b node: mbind(2) the arrays or\n"
 		"        set_mempolicy(2) the task (P = mbind or task)\n"
 		"  -S    numa01-style: the processes share one set of arrays (-s MiB in\n"
 		"        all), touched on the -b node; every thread reads all of it\n"
+		"  -E    after the first touch, map the arrays' THPs by PTEs (an\n"
+		"        executable page in every 2 MiB splits their PMDs)\n"
 		"  -M    write 'autonuma-workload-start' to the trace_marker when the\n"
 		"        timed run starts, 'autonuma-workload-stop' when it stops\n"
 		"  -X    corrupt one element before the final check (tests the check)\n");
@@ -504,7 +528,7 @@ int main(int argc, char **argv)
 	};
 	int c, failed = 0;
 
-	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:m:SMX")) != -1) {
+	while ((c = getopt(argc, argv, "p:t:s:d:i:b:r:m:SEMX")) != -1) {
 		switch (c) {
 		case 'p': opt.procs = parse_num(optarg, 1, 256); break;
 		case 't': opt.threads = parse_num(optarg, 1, 256); break;
@@ -524,6 +548,7 @@ int main(int argc, char **argv)
 			break;
 		case 'X': opt.corrupt = true; break;
 		case 'S': opt.shared = true; break;
+		case 'E': opt.pte_map = true; break;
 		default: usage();
 		}
 	}

@@ -1,0 +1,22 @@
+#!/bin/bash
+# The series with CONFIG_AUTONUMA=n (make check builds build/obj-noautonuma):
+# it boots clean, has no AutoNUMA, and upstream NUMA balancing still moves a
+# process's memory to the node it runs on.
+. "$(dirname "$0")/lib.sh"
+runs=$TOP/build/runs/test-noautonuma
+mkdir -p "$runs"
+r=$runs/upstream
+export KERNEL=$TOP/build/obj-noautonuma/arch/x86/boot/bzImage
+check "CONFIG_AUTONUMA=n: the kernel was built (make CONFIG=noautonuma kernel)" test -f "$KERNEL"
+check "CONFIG_AUTONUMA=n: boots and runs stream under upstream NUMA balancing" \
+	eval 'TIMEOUT=300 guest 2node "$r" "$TOP/guest/balancer.sh" upstream \
+		"$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 15 -b 0 -r 1'
+check "CONFIG_AUTONUMA=n: the data check passes" grep -q "check=ok" "$r/job.log"
+share=$(stream_done "$r/job.log" nodes | node_share 1)
+check "CONFIG_AUTONUMA=n: >= 90% of the pages end on node 1 (upstream moved them)" \
+	awk -v s="$share" 'BEGIN { exit !(s + 0 >= 90) }'
+check "CONFIG_AUTONUMA=n: no /sys/kernel/mm/autonuma, no knuma_* thread" \
+	eval 'TIMEOUT=120 guest 2node "$runs/absent" "$TOP/guest/autonuma-sysfs.sh absent" &&
+		! grep -q "^not ok" "$runs/absent/sysfs.tap"'
+echo "1..$T"
+exit $((FAILS > 0))
