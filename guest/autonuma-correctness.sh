@@ -59,6 +59,8 @@ started() {
 	done
 	return 1
 }
+# say MESSAGE: MESSAGE with the guest's time in seconds (a builtin).
+say() { printf '%(%s)T %s\n' -1 "$*"; }
 trace_on() { echo > /sys/kernel/tracing/trace; echo 1 > "$E/$1/enable"; }
 trace_off() { echo 0 > "$E/$1/enable"; cat /sys/kernel/tracing/trace > "$2"; }
 sched_softirqs() { awk '$1 == "SCHED:" { for (i = 2; i <= NF; i++) printf "%s ", $i; print "" }' /proc/softirqs; }
@@ -72,12 +74,13 @@ rt-lb | rt-schedule)
 	echo never > /sys/kernel/mm/transparent_hugepage/enabled
 	echo 1 > $A/knuma_migrated/pages_to_migrate
 	# Memory first touched on one node, threads bound to the other's CPUs;
-	# the fair stream first, so that the FIFO one's 30 s are all ahead.
-	"$stream" -p 1 -t 2 -s 128 -d 40 -b 1 -r 0 > fair.log &
+	# the fair stream first, so that the FIFO one's 40 s are all ahead.
+	"$stream" -p 1 -t 2 -s 128 -d 50 -b 1 -r 0 > fair.log &
 	started fair.log || { echo "the fair stream did not start"; exit 1; }
-	chrt -f 10 "$stream" -p 1 -t 2 -s 128 -d 30 -b 0 -r 1 > fifo.log &
+	chrt -f 10 "$stream" -p 1 -t 2 -s 128 -d 40 -b 0 -r 1 > fifo.log &
 	fifo_parent=$!
 	started fifo.log || { echo "the FIFO stream did not start"; exit 1; }
+	say "both streams run"
 	fifo=$(pid fifo.log) fair=$(pid fair.log)
 	{ echo "$fifo_parent"; echo "$fifo"; threads "$fifo"; } > fifo.tids
 	trace_on autonuma_task_migrate
@@ -87,8 +90,11 @@ rt-lb | rt-schedule)
 	# The busy FIFO threads: alone on their CPUs, nothing but AutoNUMA
 	# could move them (the others sleep, and RT wakeups place them).
 	threads "$fifo" | cpus > fifo.cpus.before
+	say "released; FIFO threads on CPUs: $(echo $(cat fifo.cpus.before))"
 	sleep 15
+	kill -0 "$fifo" || { echo "the FIFO stream ended too early"; exit 1; }
 	cut -d' ' -f1 fifo.cpus.before | cpus > fifo.cpus.after
+	say "FIFO threads on CPUs: $(echo $(cat fifo.cpus.after))"
 	trace_off autonuma_task_migrate migrate.trace
 	wait
 	cat fifo.log fair.log
