@@ -1,8 +1,27 @@
 #!/bin/bash
-# The series with CONFIG_AUTONUMA=n (make check builds build/obj-noautonuma):
+# The series with AutoNUMA off: with CONFIG_NUMA=n its hooks' objects
+# compile; with CONFIG_AUTONUMA=n (make check builds build/obj-noautonuma)
 # it boots clean, has no AutoNUMA, and upstream NUMA balancing still moves a
 # process's memory to the node it runs on.
 . "$(dirname "$0")/lib.sh"
+
+# CONFIG_NUMA=n (so no AutoNUMA either): the objects of the series' hooks
+# that such a kernel builds compile (tinyconfig + SMP, build/obj-nonuma).
+nonuma() {
+	local obj=$TOP/build/obj-nonuma src=$TOP/build/linux
+	mkdir -p "$obj"
+	make -s -C "$src" O="$obj" ARCH=x86_64 tinyconfig >/dev/null &&
+	printf 'CONFIG_64BIT=y\nCONFIG_SMP=y\n# CONFIG_NUMA is not set\n' > "$obj/nonuma.config" &&
+	KCONFIG_CONFIG=$obj/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$obj/.config" "$obj/nonuma.config" >/dev/null &&
+	make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null &&
+	! grep -q "^CONFIG_NUMA=y" "$obj/.config" &&
+	make -s -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" \
+		kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_utility.o \
+		kernel/fork.o kernel/exit.o fs/exec.o mm/memory.o mm/mprotect.o 2>&1 | diag
+}
+check "CONFIG_NUMA=n: the scheduler, fork, exec and fault objects compile" nonuma
+
 runs=$TOP/build/runs/test-noautonuma
 mkdir -p "$runs"
 r=$runs/upstream
