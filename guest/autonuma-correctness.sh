@@ -35,7 +35,7 @@ E=/sys/kernel/tracing/events/autonuma
 # Short passes so that a few fit in the run; alpha10's other defaults.
 echo 500 > $A/knuma_scand/scan_sleep_pass_millisecs
 
-# Builtins only below: with every CPU busy, forks take seconds in TCG.
+# Few forks below: with every CPU busy, a fork takes seconds in TCG.
 # pid LOG: the pid of the (one) process a stream log is about.
 pid() { local l; while read -r l; do [[ $l =~ pid=([0-9]+) ]] && { echo "${BASH_REMATCH[1]}"; return; }; done < "$1"; }
 # threads PID: the TIDs of process PID's threads but its main thread.

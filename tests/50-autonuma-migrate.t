@@ -17,7 +17,6 @@ node_pct() { stream_done "$runs/$1/stream.log" nodes | node_share "$2"; }
 # delta RUN FILE KEY: after - before of a "key value" counter.
 delta() { echo $(($(awk -v k="$3" '$1 == k { print $2 }' "$runs/$1/$2.after") - \
 	$(awk -v k="$3" '$1 == k { print $2 }' "$runs/$1/$2.before"))); }
-ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
 check "enabled: boots and runs stream" boot enabled enabled
 check "enabled: the data check passes" grep -q "check=ok" "$runs/enabled/stream.log"

@@ -18,7 +18,6 @@ stream=$TOP/build/workloads/stream
 boot() { APPEND=${2:-} TIMEOUT=300 guest 2node "$runs/$1" \
 	"$TOP/guest/autonuma-correctness.sh" "$1" "$stream"; }
 node_pct() { stream_done "$runs/$1" nodes | node_share "$2"; }
-ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
 for path in lb schedule; do
 	r=$runs/rt-$path

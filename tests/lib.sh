@@ -31,4 +31,6 @@ guest() {
 stream_done() { sed -n "s/^stream: done .* $2=\([0-9.,]*\).*/\1/p" "$1"; }
 # node_share NODE: NODE's share in each nodes= list on standard input.
 node_share() { cut -d, -f$(($1 + 1)); }
+# ge A B: A >= B, as numbers.
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 scratch() { mktemp -d "${TMPDIR:-/tmp}/autonuma-test.XXXXXX"; }
