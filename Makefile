@@ -12,7 +12,7 @@
 #   EXP      experiment of `make compare` (experiments/EXP.conf; default
 #            short-2node, the main job); REPS overrides its repetitions
 #   ROUNDS   rounds of `make hotpath` (default 10)
-#   SCENARIOS  scenarios of `make stress` (default: all of guest/stress.sh)
+#   SCENARIOS  scenarios of `make stress` (default: all of tests/guest/stress-scenario.sh)
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
 
@@ -24,7 +24,7 @@ SRC     := $(BUILD)/linux
 KOBJ    := $(BUILD)/obj-$(CONFIG)
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 INITRD  := $(BUILD)/initramfs.cpio.gz
-RUNS    := $(BUILD)/runs
+RESULTS := results
 
 FRAGMENTS := qemu-configs/kernel/base.config \
 	$(if $(filter-out base,$(CONFIG)),qemu-configs/kernel/$(CONFIG).config)
@@ -41,7 +41,8 @@ export CCACHE_NOHASHDIR := 1
 KMAKE = $(MAKE) -C $(SRC) O=$(abspath $(KOBJ)) ARCH=x86_64 CC="ccache gcc" LOCALVERSION= -j$(JOBS)
 
 # One traced run: stream on TOPO under trace-cmd record, then its summary
-# and convergence report (the main job, `make`, is `make compare`).
+# and convergence report (the main job, `make`, is `make compare`).  Every
+# run's output goes under results/.
 STREAM_ARGS ?= -p 2 -t 1 -s 128 -d 20 -M
 BALANCE     ?= autonuma
 PROFILE     ?= tracepoints/profiles/default.profile
@@ -76,34 +77,34 @@ analysis: deps
 	@$(MAKE) --no-print-directory -C analysis OUT=$(abspath $(BUILD))/analysis
 
 boot: kernel initramfs workloads
-	harness/boot.sh $(TOPO) $(RUNS)/boot-$(TOPO) $(CMD)
+	harness/boot.sh $(TOPO) $(RESULTS)/boot-$(TOPO) $(CMD)
 
 run: kernel initramfs workloads analysis
-	VERBOSE=$(VERBOSE) harness/boot.sh $(TOPO) $(RUNS)/stream-$(TOPO) \
+	VERBOSE=$(VERBOSE) harness/boot.sh $(TOPO) $(RESULTS)/run-stream-$(TOPO) \
 		$(CURDIR)/guest/balancer.sh $(BALANCE) \
 		$(CURDIR)/guest/trace-workload.sh $(CURDIR)/$(PROFILE) \
 		$(abspath $(BUILD))/workloads/stream $(STREAM_ARGS)
-	@harness/summary.sh $(RUNS)/stream-$(TOPO)
+	@harness/summary.sh $(RESULTS)/run-stream-$(TOPO)
 	@echo; echo "-- convergence ($(REPORT))"
-	@$(REPORT) -p $(RUNS)/stream-$(TOPO)/plot $(RUNS)/stream-$(TOPO)/trace.dat
+	@$(REPORT) -p $(RESULTS)/run-stream-$(TOPO)/plot $(RESULTS)/run-stream-$(TOPO)/trace.dat
 
 # One experiment (experiments/EXP.conf): every variant, REPS runs each, the
 # report in results/EXP-DATE/report.md.  The default is the main job's short one.
 EXP ?= short-2node
 compare: kernel initramfs workloads analysis
-	harness/compare.sh experiments/$(EXP).conf results/$(EXP)-$$(date +%Y%m%d-%H%M%S)
+	harness/compare.sh experiments/$(EXP).conf $(RESULTS)/$(EXP)-$$(date +%Y%m%d-%H%M%S)
 
 # Hot-path cost: perf bench sched pipe and messaging with AutoNUMA off, lb
 # and schedule(), ROUNDS interleaved rounds in one boot; results/hotpath-DATE.
 hotpath: kernel initramfs
-	TOPO=$(TOPO) harness/hotpath.sh results/hotpath-$$(date +%Y%m%d-%H%M%S)
+	TOPO=$(TOPO) harness/hotpath-bench.sh $(RESULTS)/hotpath-$$(date +%Y%m%d-%H%M%S)
 
-# Reliability: every scenario of guest/stress.sh in both placement paths on
+# Reliability: every scenario of tests/guest/stress-scenario.sh in both placement paths on
 # the debug kernel, then noautonuma and one node; matrix in results/stress-DATE.
 stress: initramfs workloads analysis
 	@$(MAKE) --no-print-directory CONFIG=debug kernel
 	KERNEL=$(abspath $(BUILD))/obj-debug/arch/x86/boot/bzImage \
-		harness/stress.sh results/stress-$$(date +%Y%m%d-%H%M%S) $(SCENARIOS)
+		harness/stress-matrix.sh $(RESULTS)/stress-$$(date +%Y%m%d-%H%M%S) $(SCENARIOS)
 
 # Write build/linux's commits pristine..HEAD back to patches/ and series/.
 export-series:
@@ -113,13 +114,20 @@ export-series:
 bisect-check: deps
 	harness/bisect-check.sh series/series patches $(FRAGMENTS)
 
-# The tests, on the base kernel and on the series built with CONFIG_AUTONUMA=n.
-check: kernel initramfs workloads analysis
+# The tests: first those that need no kernel (tests/0*.t), then the rest on
+# the base kernel and on the series built with CONFIG_AUTONUMA=n.
+HOST_TESTS   := $(wildcard tests/0*.t)
+KERNEL_TESTS := $(filter-out $(HOST_TESTS),$(wildcard tests/*.t))
+check-host: deps
+	prove --timer -v $(HOST_TESTS)
+
+check: check-host
+	@$(MAKE) --no-print-directory kernel initramfs workloads analysis
 	@$(MAKE) --no-print-directory CONFIG=noautonuma kernel
-	prove --timer -v tests/
+	prove --timer -v $(KERNEL_TESTS)
 
 clean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath stress \
-	export-series bisect-check check clean
+	export-series bisect-check check-host check clean

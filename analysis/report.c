@@ -272,7 +272,8 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 	fprintf(gp, "# autonuma-report: locality per process, %s\n"
 		"set terminal svg size 900,600 dynamic\nset output 'locality.svg'\n"
 		"set multiplot layout 2,1 title 'variant %s (dashed: convergence)'\n"
-		"set xlabel 'seconds since the workload started'\nset key outside right\n"
+		"set xlabel 'seconds since the workload started'\nset xrange [0:*]\n"
+		"set key outside right\n"
 		"set yrange [0:105]\nset ylabel 'pages local (%%)'\n", file, run->variant);
 	for (int i = 0; i < run->nr_procs; i++) {
 		const struct an_proc *p = &run->procs[i];
@@ -281,9 +282,14 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 			continue;
 		fprintf(dat, "# tgid %d %s: seconds, locality %%, CPU time on its node %%\n",
 			p->tgid, p->comm);
-		for (int j = 0; j < p->nr_points; j++)
-			fprintf(dat, "%.3f %.2f %.1f\n", an_seconds(run, p->points[j].ts),
-				p->points[j].locality, p->points[j].threads_home);
+		for (int j = 0; j < p->nr_points; j++) {
+			double t = an_seconds(run, p->points[j].ts);
+
+			if (t < 0)	/* sampled before the workload started */
+				continue;
+			fprintf(dat, "%.3f %.2f %.1f\n", t, p->points[j].locality,
+				p->points[j].threads_home);
+		}
 		fprintf(dat, "\n\n");
 		if (p->convergence != AN_NEVER)
 			fprintf(gp, "set arrow from %.3f, graph 0 to %.3f, graph 1 nohead dt 2 "

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Install every Debian package the project uses, if any is missing.
 # Idempotent and non-interactive; needs root only when something is missing.
+# Without recommended packages (on a minimal Debian 12, 2026-12-05: 149
+# packages, 174 MB to download, against 282 packages, 290 MB with them).
 set -euo pipefail
 packages=(
 	# kernel source and build
@@ -10,9 +12,10 @@ packages=(
 	qemu-system-x86 busybox-static trace-cmd linux-perf numactl
 	# analysis and tests
 	libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config gnuplot-nox perl file
+	libxml2-utils
 	python3
-	# fuzzing the analysis (libFuzzer, ASan)
-	clang
+	# fuzzing the analysis (libFuzzer, ASan: clang only recommends their runtime)
+	clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -25,4 +28,4 @@ echo "deps: installing ${missing[*]}"
 [ "$(id -u)" = 0 ] || { echo "deps: run as root to install: ${missing[*]}" >&2; exit 1; }
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q "${missing[@]}"
+apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -11,7 +11,7 @@
 #
 # usage: fuzz.sh OUTDIR SECONDS SEED_TRACE...
 #   SECONDS per target; seeds: real trace.dat files (make run leaves one
-#   in build/runs/stream-2node/trace.dat).
+#   in results/run-stream-2node/trace.dat).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 3 ] || { echo "usage: fuzz.sh OUTDIR SECONDS SEED_TRACE..." >&2; exit 1; }

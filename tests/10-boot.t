@@ -6,13 +6,13 @@
 . "$(dirname "$0")/lib.sh"
 topos=(2node 4node 2node-smt 1node)
 plan $((${#topos[@]} * 6 + 4))
-runs=$TOP/build/runs/test-boot
+runs=$TOP/results/tests/boot
 mkdir -p "$runs"
 
 for t in "${topos[@]}"; do
 	r=$runs/$t
 	check "$t: boots and runs the self-test" \
-		eval 'TIMEOUT=300 guest "$t" "$r" "$TOP/guest/selftest.sh"'
+		eval 'TIMEOUT=300 guest "$t" "$r" "$TOP/tests/guest/selftest.sh"'
 	NODES=""
 	. "$TOP/qemu-configs/topology/$t.topo"
 	want=$(for e in $NODES; do IFS=: read -r id cpus mem <<<"$e"; echo "node$id $cpus"; done)

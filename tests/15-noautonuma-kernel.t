@@ -22,7 +22,7 @@ nonuma() {
 }
 check "CONFIG_NUMA=n: the scheduler, fork, exec and fault objects compile" nonuma
 
-runs=$TOP/build/runs/test-noautonuma
+runs=$TOP/results/tests/noautonuma
 mkdir -p "$runs"
 r=$runs/upstream
 export KERNEL=$TOP/build/obj-noautonuma/arch/x86/boot/bzImage
@@ -35,7 +35,7 @@ share=$(stream_done "$r/job.log" nodes | node_share 1)
 check "CONFIG_AUTONUMA=n: >= 90% of the pages end on node 1 (upstream moved them)" \
 	awk -v s="$share" 'BEGIN { exit !(s + 0 >= 90) }'
 check "CONFIG_AUTONUMA=n: no /sys/kernel/mm/autonuma, no knuma_* thread" \
-	eval 'TIMEOUT=120 guest 2node "$runs/absent" "$TOP/guest/autonuma-sysfs.sh absent" &&
+	eval 'TIMEOUT=120 guest 2node "$runs/absent" "$TOP/tests/guest/autonuma-sysfs.sh absent" &&
 		! grep -q "^not ok" "$runs/absent/sysfs.tap"'
 echo "1..$T"
 exit $((FAILS > 0))

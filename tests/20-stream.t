@@ -3,7 +3,7 @@
 # the default capture profile, then harness/summary.sh on the host.
 . "$(dirname "$0")/lib.sh"
 plan 14
-runs=$TOP/build/runs/test-stream
+runs=$TOP/results/tests/stream
 mkdir -p "$runs"
 stream=$TOP/build/workloads/stream
 job() { TIMEOUT=300 guest 2node "$runs/$1" "$TOP/guest/trace-workload.sh" \

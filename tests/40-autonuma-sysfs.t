@@ -4,11 +4,11 @@
 # change nothing, AutoNUMA and NUMA balancing exclude each other, and
 # AutoNUMA stands down on one node and with noautonuma.
 . "$(dirname "$0")/lib.sh"
-runs=$TOP/build/runs/test-autonuma
+runs=$TOP/results/tests/autonuma
 mkdir -p "$runs"
 
 r=$runs/2node
-TIMEOUT=300 guest 2node "$r" "$TOP/guest/autonuma-sysfs.sh present"
+TIMEOUT=300 guest 2node "$r" "$TOP/tests/guest/autonuma-sysfs.sh present"
 status=$?
 # Re-number the guest's checks into this file's TAP stream.
 while read -r verdict rest; do
@@ -23,13 +23,13 @@ check "KUnit: the autonuma_sched suite passed at boot" eval 'tr -d "\r" <"$r/con
 check_fails "KUnit: no autonuma case failed" grep -Eq "not ok [0-9]+ autonuma" "$r/console.log"
 
 r=$runs/1node
-check "1node: boots" eval 'TIMEOUT=120 guest 1node "$r" "$TOP/guest/autonuma-sysfs.sh absent"'
+check "1node: boots" eval 'TIMEOUT=120 guest 1node "$r" "$TOP/tests/guest/autonuma-sysfs.sh absent"'
 check "1node: no sysfs tree" grep -q "^ok - no /sys" "$r/sysfs.tap"
 check "1node: no knuma_* thread" grep -q "^ok - no knuma_" "$r/sysfs.tap"
 check "1node: AutoNUMA says it stands down" grep -q "autonuma: single NUMA node, standing down" "$r/console.log"
 
 r=$runs/noautonuma
-check "noautonuma: boots" eval 'APPEND=noautonuma TIMEOUT=120 guest 2node "$r" "$TOP/guest/autonuma-sysfs.sh absent"'
+check "noautonuma: boots" eval 'APPEND=noautonuma TIMEOUT=120 guest 2node "$r" "$TOP/tests/guest/autonuma-sysfs.sh absent"'
 check "noautonuma: no sysfs tree" grep -q "^ok - no /sys" "$r/sysfs.tap"
 check "noautonuma: no knuma_* thread" grep -q "^ok - no knuma_" "$r/sysfs.tap"
 check "noautonuma: the boot parameter is reported" grep -q "autonuma: disabled by the noautonuma boot parameter" "$r/console.log"

@@ -5,13 +5,13 @@
 # disabled, with noautonuma, or under an mbind/set_mempolicy policy nothing
 # moves.  vmstat proves that knuma_scand really marks pages.
 . "$(dirname "$0")/lib.sh"
-runs=$TOP/build/runs/test-migrate
+runs=$TOP/results/tests/migrate
 mkdir -p "$runs"
 stream=$TOP/build/workloads/stream
 
 # boot NAME MODE [APPEND]
 boot() { APPEND=${3:-} TIMEOUT=300 guest 2node "$runs/$1" \
-	"$TOP/guest/autonuma-migrate.sh" "$2" "$stream"; }
+	"$TOP/tests/guest/autonuma-migrate.sh" "$2" "$stream"; }
 # node_pct RUN NODE: the final share of the pages on NODE, in percent.
 node_pct() { stream_done "$runs/$1/stream.log" nodes | node_share "$2"; }
 # delta RUN FILE KEY: after - before of a "key value" counter.

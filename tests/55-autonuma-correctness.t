@@ -1,6 +1,6 @@
 #!/bin/bash
 # Bugs a maintainer's review of the series found, one scenario each
-# (guest/autonuma-correctness.sh says what each runs):
+# (tests/guest/autonuma-correctness.sh says what each runs):
 #   RT tasks are never compared, moved or swapped by the placement, in
 #   either path; cpuset.mems holds against memory-follows-CPU; a forked
 #   process's statistics carry its own tgid; re-enabling AutoNUMA steers no
@@ -10,13 +10,13 @@
 #   migrate; and exec repoints the task's statistics before the old mm can
 #   be freed.
 . "$(dirname "$0")/lib.sh"
-runs=$TOP/build/runs/test-correctness
+runs=$TOP/results/tests/correctness
 mkdir -p "$runs"
 stream=$TOP/build/workloads/stream
 
 # boot SCENARIO [APPEND]
 boot() { APPEND=${2:-} TIMEOUT=300 guest 2node "$runs/$1" \
-	"$TOP/guest/autonuma-correctness.sh" "$1" "$stream"; }
+	"$TOP/tests/guest/autonuma-correctness.sh" "$1" "$stream"; }
 node_pct() { stream_done "$runs/$1" nodes | node_share "$2"; }
 
 for path in lb schedule; do

@@ -3,7 +3,7 @@
 # converges with AutoNUMA on 2node and 4node, and on the SMT topology a
 # half-loaded machine keeps one task per core.
 . "$(dirname "$0")/lib.sh"
-runs=$TOP/build/runs/test-sched
+runs=$TOP/results/tests/sched
 mkdir -p "$runs"
 
 # bench NAME TOPO PERF-ARGS...: perf bench numa mem with AutoNUMA enabled
@@ -29,7 +29,7 @@ unset APPEND
 # Switching the path at run time under load: every 0.2 s during a 10 s run
 # (without -m, which would stop it once converged).
 check "2node: switching lb/schedule during perf bench numa mem is safe" eval 'TIMEOUT=400 guest 2node \
-	"$runs/flip" "$TOP/guest/balancer.sh" autonuma "$TOP/guest/autonuma-flip.sh" \
+	"$runs/flip" "$TOP/guest/balancer.sh" autonuma "$TOP/tests/guest/autonuma-flip.sh" \
 	perf bench numa mem -p 2 -t 2 -P 256 -s 10'
 check "2node: ... with switches done ($(sed -n "s/autonuma-flip: //p" "$runs/flip/job.log"))" \
 	grep -Eq "autonuma-flip: [1-9][0-9]+ switches" "$runs/flip/job.log"

@@ -1,15 +1,15 @@
 #!/bin/bash
-# The hot-path benchmark (harness/hotpath.sh, `make hotpath`), in two short
+# The hot-path benchmark (harness/hotpath-bench.sh, `make hotpath`), in two short
 # rounds: every benchmark gives a number in every mode (AutoNUMA off, lb,
 # schedule), the modes alternate within a round, and the report pairs each
 # mode with off.  Bad input is refused.  (The numbers themselves are
 # measured by `make hotpath`, not judged here.)
 . "$(dirname "$0")/lib.sh"
-out=$TOP/build/runs/test-hotpath
+out=$TOP/results/tests/hotpath
 rm -rf "$out"
 
-check "hotpath.sh runs 2 short rounds" eval 'ROUNDS=2 PIPE_LOOPS=2000 MSG_LOOPS=5 \
-	"$H/hotpath.sh" "$out" >"$out.out" 2>&1'
+check "hotpath-bench.sh runs 2 short rounds" eval 'ROUNDS=2 PIPE_LOOPS=2000 MSG_LOOPS=5 \
+	"$H/hotpath-bench.sh" "$out" >"$out.out" 2>&1'
 diag <"$out.out"
 for bench in pipe messaging; do
 	for mode in off lb schedule; do
@@ -23,6 +23,6 @@ check "lb's ratio has a 95% interval" \
 	grep -Eq "^\| pipe \([a-z/]+\) \| lb \| 2 \| .* \| [0-9.]+ \| [0-9.]+-[0-9.]+ \| [0-2] \|$" "$out/report.md"
 check "the guest alternated the modes (round 2 starts with schedule)" eval \
 	'grep -m 1 "^hotpath: round=2 " "$out/guest/job.log" | grep "mode=schedule" >/dev/null'
-check_fails "ROUNDS=0 is refused" eval 'ROUNDS=0 "$H/hotpath.sh" "$out-bad" 2>/dev/null'
+check_fails "ROUNDS=0 is refused" eval 'ROUNDS=0 "$H/hotpath-bench.sh" "$out-bad" 2>/dev/null'
 echo "1..$T"
 exit $((FAILS > 0))

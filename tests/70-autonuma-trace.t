@@ -7,7 +7,7 @@
 # (/proc/vmstat numa_pages_migrated, read while tracing) and the pages
 # move_pages(2) saw move; the analysis knows every dequeue's reason.
 . "$(dirname "$0")/lib.sh"
-runs=$TOP/build/runs/test-trace
+runs=$TOP/results/tests/trace
 mkdir -p "$runs"
 r=$runs/migrate
 

@@ -1,47 +1,18 @@
 #!/bin/bash
-# analysis/autonuma-report: the model's unit tests (synthetic event
-# streams), bad input (usage, foreign, empty, truncated and damaged files:
-# a message and a non-zero exit, never a crash or a hang), and a cross-check
-# on a real run: 2node, stream's memory first touched on node 0, its threads
-# then on node 1, AutoNUMA with 500 ms scan passes, recorded by
-# guest/trace-workload.sh.  The final share of pages on node 1 the analysis
+# analysis/autonuma-report on real traces (tests/05 has the unit tests):
+# damaged copies (truncated, overwritten: a message and a non-zero exit,
+# never a crash or a hang), the fuzz targets, and a cross-check on a run:
+# 2node, stream's memory first touched on node 0, its threads then on
+# node 1, AutoNUMA with 500 ms scan passes, recorded by guest/trace-workload.sh.  The final share of pages on node 1 the analysis
 # reports must match what move_pages(2) saw in the guest within 2 points.
 . "$(dirname "$0")/lib.sh"
 A=$TOP/build/analysis
 R=$A/autonuma-report
-runs=$TOP/build/runs/test-analysis
+runs=$TOP/results/tests/analysis
 r=$runs/cross
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$runs"
-
-check "autonuma-report and the unit tests build" \
-	make -s -C "$TOP/analysis" OUT="$A" all "$A/model-test"
-"$A/model-test" >"$tmp/unit.tap" 2>&1
-unit_rc=$?
-grep '^not ok' "$tmp/unit.tap" | diag
-check "model unit tests: $(grep -c '^ok' "$tmp/unit.tap") passed, $(grep -c '^not ok' "$tmp/unit.tap") failed" \
-	test "$unit_rc" = 0 -a "$(grep -c '^ok' "$tmp/unit.tap")" -gt 30
-
-# rejected: EXPECTED-MESSAGE COMMAND...; exit 1 with the message, no crash.
-rejected() {
-	local want=$1; shift
-	timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	[ $rc = 1 ] && grep -q "$want" "$tmp/err" ||
-		{ echo "exit $rc:"; head -3 "$tmp/err"; } | diag
-	[ $rc = 1 ] && grep -q "$want" "$tmp/err"
-}
-check "usage error: no trace" rejected "usage:" "$R"
-check "usage error: threshold out of range" rejected "expected a number" "$R" -t 150 x.dat
-check "usage error: unknown format" rejected "table, csv or json" "$R" -f xml x.dat
-check "missing file" rejected "No such file" "$R" "$tmp/none.dat"
-check "a directory" rejected "not a regular file" "$R" "$tmp"
-: >"$tmp/empty.dat"
-check "an empty file" rejected "not a trace-cmd data file" "$R" "$tmp/empty.dat"
-head -c 100000 /dev/urandom >"$tmp/random.dat"
-check "random bytes" rejected "not a trace-cmd data file" "$R" "$tmp/random.dat"
-check "a text file" rejected "not a trace-cmd data file" "$R" "$TOP/README.md"
 
 check "2node: stream under trace-workload (AutoNUMA, 500 ms passes)" eval 'TIMEOUT=400 guest 2node "$r" \
 	"$TOP/guest/balancer.sh" autonuma /sys/kernel/mm/autonuma/knuma_scand/scan_sleep_pass_millisecs=500 \

@@ -5,7 +5,7 @@
 # variant, medians, ratios against the baseline and cost columns that tell
 # the variants apart; bad experiment input is refused.
 . "$(dirname "$0")/lib.sh"
-out=$TOP/build/runs/test-compare
+out=$TOP/results/tests/compare
 rm -rf "$out"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT

@@ -33,4 +33,14 @@ stream_done() { sed -n "s/^stream: done .* $2=\([0-9.,]*\).*/\1/p" "$1"; }
 node_share() { cut -d, -f$(($1 + 1)); }
 # ge A B: A >= B, as numbers.
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+# rejected EXPECTED-MESSAGE COMMAND...: exit 1 with the message, no crash
+# (its output in $tmp/out and $tmp/err: $tmp is the test's scratch folder).
+rejected() {
+	local want=$1; shift
+	timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ $rc = 1 ] && grep -q "$want" "$tmp/err" ||
+		{ echo "exit $rc:"; head -3 "$tmp/err"; } | diag
+	[ $rc = 1 ] && grep -q "$want" "$tmp/err"
+}
 scratch() { mktemp -d "${TMPDIR:-/tmp}/autonuma-test.XXXXXX"; }

@@ -1,11 +1,11 @@
 #!/bin/bash
-# Guest side of harness/stress.sh: one reliability scenario, bounded in time,
+# Guest side of harness/stress-matrix.sh: one reliability scenario, bounded in time,
 # with AutoNUMA enabled here (inside the trace, so the knuma_migrated ledger
 # starts empty) and disabled at the end (its queues are flushed, so the
 # ledger ends empty).  Fails if a workload's data check fails or a
 # scenario's own check does.  Writes stress.log in the run directory.
 #
-# usage: stress.sh SCENARIO PATH WORKLOADS-DIR
+# usage: stress-scenario.sh SCENARIO PATH WORKLOADS-DIR
 #   PATH: lb or schedule (AutoNUMA's placement path)
 #   churn     fork/exec/exit storm while knuma_scand scans without sleeps
 #             and stream's pages sit in the migration queues

@@ -1,6 +1,6 @@
 #!/bin/bash
 # What AutoNUMA's placement costs the scheduler's hot paths: boot once, run
-# guest/hotpath.sh (perf bench sched pipe and messaging with AutoNUMA off,
+# guest/hotpath-rounds.sh (perf bench sched pipe and messaging with AutoNUMA off,
 # placement from the load balancer, placement from schedule(), interleaved
 # over ROUNDS rounds), and write OUTDIR/report.md: per benchmark and mode
 # the median, min and max, and the median over rounds of each round's ratio
@@ -8,7 +8,7 @@
 # 95% bootstrap interval of that median: TCG's timing noise is large, and
 # the interval says what a run of ROUNDS rounds can resolve.
 #
-# usage: hotpath.sh OUTDIR
+# usage: hotpath-bench.sh OUTDIR
 # Environment: TOPO (default 2node), ROUNDS (default 10), PIPE_LOOPS
 # (default 10000), MSG_LOOPS (default 50); KERNEL, INITRD, TIMEOUT (boot.sh).
 set -euo pipefail
@@ -22,7 +22,7 @@ done
 mkdir -p "$out"
 run=$out/guest
 TIMEOUT=${TIMEOUT:-$((300 + rounds * 120))} "$top/harness/boot.sh" "${TOPO:-2node}" "$run" \
-	"$top/guest/hotpath.sh" "$rounds" "$pipe_loops" "$msg_loops" >"$run.log" 2>&1 ||
+	"$top/guest/hotpath-rounds.sh" "$rounds" "$pipe_loops" "$msg_loops" >"$run.log" 2>&1 ||
 	die "the guest run failed: $(tail -n 3 "$run.log")"
 
 python3 - "$run/job.log" "$rounds" >"$out/report.md" <<'EOF'

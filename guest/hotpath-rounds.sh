@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of harness/hotpath.sh: what AutoNUMA costs the scheduler's hot
+# Guest side of harness/hotpath-bench.sh: what AutoNUMA costs the scheduler's hot
 # paths.  In one boot, ROUNDS rounds; each runs `perf bench sched pipe`
 # (both tasks on CPU 0: a context switch per message, each one a pass of
 # the schedule() placement) and `perf bench sched messaging` (40 tasks on
@@ -12,7 +12,7 @@
 #   hotpath: round=R mode=MODE bench=pipe|messaging value=V
 # V: usecs/op for pipe, seconds for messaging; lower is better.
 #
-# usage: hotpath.sh ROUNDS PIPE_LOOPS MESSAGING_LOOPS
+# usage: hotpath-rounds.sh ROUNDS PIPE_LOOPS MESSAGING_LOOPS
 set -euo pipefail
 A=/sys/kernel/mm/autonuma
 rounds=$1 pipe_loops=$2 msg_loops=$3

@@ -1,15 +1,16 @@
 #!/bin/bash
-# Reliability matrix: every scenario of guest/stress.sh in both placement
-# paths, on the kernel in KERNEL (the debug kernel: `make stress`), each in
+# Reliability matrix: every scenario of tests/guest/stress-scenario.sh in
+# both placement paths, on the kernel in KERNEL (the debug kernel: `make stress`), each in
 # its own boot under trace-cmd; then `noautonuma` and the one-node topology.
 # A run passes when the guest's scenario passes, the console has no kernel
 # error report (boot.sh), no event was lost, and the knuma_migrated ledger
 # balances: entries queued = isolated + dropped (by reason) + still queued,
 # with none still queued (AutoNUMA is enabled and disabled inside the trace,
 # so queues start and end empty), the pages isolated at dequeue are the
-# pages the batches isolated, and those are migrated + failed.  Prints the matrix with durations; fails if a run did.
+# pages the batches isolated, and those are migrated + failed.  Prints the
+# matrix with durations; fails if a run did.
 #
-# usage: stress.sh OUTDIR [SCENARIO...]   (default: all)
+# usage: stress-matrix.sh OUTDIR [SCENARIO...]   (default: all)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
@@ -56,7 +57,7 @@ for s in "${scenarios[@]}"; do
 		[ "$s" != pressure ] || topo=2node-512m	# a small node fills fast
 		if ! TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" "$topo" "$dir" \
 			env BALANCE_VARIANT="autonuma-$path" "$top/guest/trace-workload.sh" "$profile" \
-			"$top/guest/stress.sh" "$s" "$path" "$w" >"$dir.log" 2>&1; then
+			"$top/tests/guest/stress-scenario.sh" "$s" "$path" "$w" >"$dir.log" 2>&1; then
 			result="FAILED ($(grep -h -m1 -E 'FAILED|BUG|WARNING|lockdep|KASAN|timeout|failed' \
 				"$dir.log" "$dir/stress.log" 2>/dev/null | head -1 | cut -c1-80 || true))"
 		elif ! "$report" -f json "$dir/trace.dat" >"$dir/report.json" 2>"$dir/report.err"; then
@@ -79,7 +80,7 @@ for case in noautonuma:2node 1node:1node; do
 	result=ok
 	APPEND="${APPEND:-} $([ "$name" = noautonuma ] && echo noautonuma)" \
 		TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" "$topo" "$dir" \
-		"$top/guest/autonuma-sysfs.sh" absent >"$dir.log" 2>&1 &&
+		"$top/tests/guest/autonuma-sysfs.sh" absent >"$dir.log" 2>&1 &&
 		TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" "$topo" "$dir-stream" \
 		"$w/stream" -p 2 -t 1 -s 64 -d 10 >"$dir-stream.log" 2>&1 ||
 		{ result=FAILED; failed=$((failed + 1)); }

@@ -1,0 +1,41 @@
+#!/bin/bash
+# analysis/autonuma-report without a kernel: the model's and the report's
+# unit tests (synthetic runs; the plot's SVG must be well-formed XML), and
+# bad input (usage, foreign, empty, random files: a message and exit 1,
+# never a crash or a hang).  tests/80 reads real traces.
+. "$(dirname "$0")/lib.sh"
+A=$TOP/build/analysis
+R=$A/autonuma-report
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+
+check "autonuma-report and the unit tests build" \
+	make -s -C "$TOP/analysis" OUT="$A" all "$A/model-test" "$A/report-test"
+"$A/model-test" >"$tmp/unit.tap" 2>&1
+unit_rc=$?
+grep '^not ok' "$tmp/unit.tap" | diag
+check "model unit tests: $(grep -c '^ok' "$tmp/unit.tap") passed, $(grep -c '^not ok' "$tmp/unit.tap") failed" \
+	test "$unit_rc" = 0 -a "$(grep -c '^ok' "$tmp/unit.tap")" -gt 30
+
+mkdir "$tmp/plot"
+"$A/report-test" "$tmp/plot" >"$tmp/report.tap" 2>&1
+report_rc=$?
+grep '^not ok' "$tmp/report.tap" | diag
+check "report unit tests: $(grep -c '^ok' "$tmp/report.tap") passed, $(grep -c '^not ok' "$tmp/report.tap") failed" \
+	test "$report_rc" = 0 -a "$(grep -c '^ok' "$tmp/report.tap")" -ge 3
+check "the plot is a well-formed SVG" eval 'xmllint --noout "$tmp/plot/locality.svg" &&
+	grep -q "<svg" "$tmp/plot/locality.svg"'
+
+check "usage error: no trace" rejected "usage:" "$R"
+check "usage error: threshold out of range" rejected "expected a number" "$R" -t 150 x.dat
+check "usage error: unknown format" rejected "table, csv or json" "$R" -f xml x.dat
+check "missing file" rejected "No such file" "$R" "$tmp/none.dat"
+check "a directory" rejected "not a regular file" "$R" "$tmp"
+: >"$tmp/empty.dat"
+check "an empty file" rejected "not a trace-cmd data file" "$R" "$tmp/empty.dat"
+head -c 100000 /dev/urandom >"$tmp/random.dat"
+check "random bytes" rejected "not a trace-cmd data file" "$R" "$tmp/random.dat"
+check "a text file" rejected "not a trace-cmd data file" "$R" "$TOP/README.md"
+
+plan "$T"
+exit $((FAILS > 0))
