@@ -11,10 +11,14 @@
  * not decide where the process runs.  Its convergence time runs from the
  * workload's start to the first sample after which that holds at every
  * later sample, up to its last sample or the workload's stop marker (a
- * final check after it is not placement).  A thread's excursion to another
+ * final check after it is not placement), provided it held for at least
+ * min_hold seconds of samples.  Samples are grouped by their sequence
+ * number: a line that arrives out of sequence (a trace recorded with a
+ * per-CPU clock) makes the run invalid rather than quietly wrong.  A thread's excursion to another
  * node between two samples does not restart the clock; it is counted in
  * the cost (sched_migrate_task).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,18 +55,18 @@ void an_init(struct an_run *run, double threshold, unsigned long min_pages)
 	strcpy(run->variant, "unknown");
 	run->threshold = threshold;
 	run->min_pages = min_pages;
+	run->min_hold = AN_MIN_HOLD;
+	for (int cpu = 0; cpu < AN_MAX_CPUS; cpu++)
+		run->cpu_nid[cpu] = -1;
 	run->convergence = AN_NEVER;
 }
 
+static void drop_procs(struct an_run *run);
+
 void an_free(struct an_run *run)
 {
-	for (int i = 0; i < run->nr_procs; i++) {
-		free(run->procs[i].threads);
-		free(run->procs[i].points);
-	}
-	free(run->procs);
+	drop_procs(run);
 	free(run->pages);
-	run->procs = NULL;
 	run->pages = NULL;
 }
 
@@ -70,6 +74,8 @@ static void seen(struct an_run *run, unsigned long long ts)
 {
 	if (ts > run->last_ts)
 		run->last_ts = ts;
+	if (!run->first_ts || ts < run->first_ts)
+		run->first_ts = ts;
 }
 
 double an_seconds(const struct an_run *run, unsigned long long ts)
@@ -84,9 +90,55 @@ double an_duration(const struct an_run *run)
 	return an_seconds(run, run->ended ? run->end_ts : run->last_ts);
 }
 
+const char *an_invalid_reason(const struct an_run *run)
+{
+	static char why[320];
+
+	if (run->lost)
+		snprintf(why, sizeof(why), "%lu events lost", run->lost);
+	else if (run->error[0])
+		snprintf(why, sizeof(why), "bad input: %s", run->error);
+	else if (!run->started && !run->kernel_mode)
+		snprintf(why, sizeof(why), "neither numa-sample's lines nor autonuma_mm_stats "
+			 "events: nothing to measure placement by");
+	else if (run->kernel_mode && !run->nr_reported)
+		snprintf(why, sizeof(why), "no process took hinting faults and had a full "
+			 "knuma_scand pass of at least -m MiB");
+	else if (!run->started)
+		return NULL;	/* kernel mode without numa-sample: no workload lines */
+	else if (!run->ended)
+		snprintf(why, sizeof(why), "the trace ends before the workload did");
+	else if (run->status)
+		snprintf(why, sizeof(why), "the workload failed (status %d)", run->status);
+	else if (!run->have_vm_start || !run->have_vm_end)
+		snprintf(why, sizeof(why), "no vmstat %s line", run->have_vm_start ? "end" : "start");
+	else if (run->counter_down)
+		snprintf(why, sizeof(why), "vmstat %s went down over the run", run->counter_down);
+	else if (!run->nr_reported)
+		snprintf(why, sizeof(why), "no process of the workload was big and busy enough "
+			 "to report (-m)");
+	else
+		return NULL;
+	return why;
+}
+
+const char *an_measure(const struct an_run *run)
+{
+	if (run->kernel_mode)
+		return run->started ?
+		       "kernel events (-K): each process sampled at its knuma_scand passes "
+		       "(autonuma_mm_stats), its threads placed by their hinting faults and "
+		       "moves; times from the workload's start" :
+		       "kernel events: each process sampled at its knuma_scand passes "
+		       "(autonuma_mm_stats), its threads placed by their hinting faults and "
+		       "moves; times from the trace's first event";
+	return "numa-sample: each process's pages (numa_maps) and threads every 200 ms; "
+	       "times from the workload's start";
+}
+
 bool an_valid(const struct an_run *run)
 {
-	return !run->lost && !run->error[0] && run->ended && !run->status;
+	return !an_invalid_reason(run);
 }
 
 bool an_reported(const struct an_run *run, const struct an_proc *p)
@@ -95,10 +147,33 @@ bool an_reported(const struct an_run *run, const struct an_proc *p)
 
 	if (p->max_total < run->min_pages || !p->max_total)
 		return false;
+	if (run->kernel_mode)	/* ticks: its threads' fault pages */
+		return p->ticks > 0;
 	return span > 0 ? p->ticks >= 10 * span : p->ticks > 0;
 }
 
+/* Placement is measured by the autonuma events, not numa-sample's lines. */
+static bool kernel_measures(const struct an_run *run)
+{
+	return run->measure_kernel || !run->started;
+}
+
 /* Processes and threads */
+
+static void drop_procs(struct an_run *run)
+{
+	for (int i = 0; i < run->nr_procs; i++) {
+		free(run->procs[i].threads);
+		free(run->procs[i].points);
+	}
+	free(run->procs);
+	run->procs = NULL;
+	run->nr_procs = 0;
+	run->kernel_mode = false;
+	for (int cpu = 0; cpu < AN_MAX_CPUS; cpu++)
+		run->cpu_nid[cpu] = -1;
+	run->nr_cpus = run->nr_nodes = 0;
+}
 
 static struct an_proc *find_proc(struct an_run *run, int tgid, bool create)
 {
@@ -114,6 +189,7 @@ static struct an_proc *find_proc(struct an_run *run, int tgid, bool create)
 	memset(p, 0, sizeof(*p));
 	p->tgid = tgid;
 	p->node = -1;
+	p->access = NAN;
 	p->convergence = AN_NEVER;
 	return p;
 }
@@ -181,11 +257,13 @@ static void update(struct an_run *run, struct an_proc *p, unsigned long long ts)
 		p->converged_since = ts;
 	p->converged = converged;
 	p->last_ts = ts;
+	p->access = p->faults ? 100.0 * p->faults_local / p->faults : NAN;
+	p->faults = p->faults_local = 0;
 
 	p->points = xrealloc(p->points, (p->nr_points + 1) * sizeof(*p->points));
 	p->points[p->nr_points++] = (struct an_point){
 		.ts = ts, .locality = p->locality,
-		.threads_home = 100.0 * weight[node] / total,
+		.threads_home = 100.0 * weight[node] / total, .access = p->access,
 	};
 }
 
@@ -257,6 +335,8 @@ static int sample_start(struct an_run *run, unsigned long long ts,
 
 	if (run->started)
 		return bad_input(run, "two numa-sample runs in one trace", text);
+	if (run->kernel_mode && !run->measure_kernel)
+		drop_procs(run);	/* knuma_scand passes before numa-sample began */
 	if (!variant || !get_long(f, n, "nodes", 1, &nodes) || nodes > AN_MAX_NODES || ncpus < 1)
 		return bad_input(run, "malformed numa-sample start", text);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
@@ -295,12 +375,20 @@ static int sample_cpu(struct an_run *run, const struct field *f, int n, const ch
 {
 	long seq, tgid, tid, cpu, ticks;
 	struct an_thread *t;
+	struct an_proc *p;
 
 	if (!get_long(f, n, "seq", 0, &seq) || !get_long(f, n, "tgid", 1, &tgid) ||
 	    !get_long(f, n, "tid", 1, &tid) || !get_long(f, n, "cpu", 0, &cpu) ||
 	    !get_long(f, n, "ticks", 0, &ticks) || cpu >= run->nr_cpus)
 		return bad_input(run, "malformed numa-sample cpu", text);
-	t = find_thread(find_proc(run, tgid, true), tid, true);
+	p = find_proc(run, tgid, true);
+	if (p->nr_points && seq <= p->seq)
+		return bad_input(run, "numa-sample cpu line of a sample already complete "
+				 "(recorded with a per-CPU trace clock?)", text);
+	t = find_thread(p, tid, true);
+	if (t->seq >= seq && t->cpu >= 0)
+		return bad_input(run, "numa-sample cpu line out of sequence "
+				 "(recorded with a per-CPU trace clock?)", text);
 	t->cpu = cpu;
 	t->seq = seq;
 	t->weight = (unsigned long)ticks >= t->ticks ? ticks - t->ticks : 0;
@@ -325,6 +413,14 @@ static int sample_mem(struct an_run *run, unsigned long long ts,
 	if (!total || run->workload_stop)	/* exiting, or done: its final check */
 		return 0;
 	p = find_proc(run, tgid, true);
+	if (seq <= p->seq && p->nr_points)
+		return bad_input(run, "numa-sample mem line out of sequence "
+				 "(recorded with a per-CPU trace clock?)", text);
+	for (int i = 0; i < p->nr_threads; i++)
+		if (p->threads[i].seq > seq)
+			return bad_input(run, "numa-sample cpu line ahead of its sample "
+					 "(recorded with a per-CPU trace clock?)", text);
+	p->seq = seq;
 	if (comm)
 		snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	memcpy(p->pages, pages, sizeof(pages));
@@ -341,6 +437,35 @@ static int sample_mem(struct an_run *run, unsigned long long ts,
 		p->first_ts = ts;
 	update(run, p, ts);
 	return 0;
+}
+
+/*
+ * stream's end line (stream -M writes it to the trace too): local= is the
+ * share of its pages on the node where the thread owning them last ran,
+ * the measure of processes whose threads rightly split over nodes.
+ */
+static void stream_done(struct an_run *run, const char *text)
+{
+	struct field f[MAX_FIELDS];
+	char buf[1024];
+	const char *s;
+	char *end;
+	double local;
+	int n;
+
+	snprintf(buf, sizeof(buf), "%s", text + 13);
+	n = split_fields(buf, f, MAX_FIELDS);
+	s = get(f, n, "local");
+	if (!s)
+		return;		/* no per-thread slices (stream -S) */
+	local = strtod(s, &end);
+	if (end == s || *end || local < 0 || local > 100) {
+		bad_input(run, "malformed stream done line", text);
+		return;
+	}
+	if (!run->stream_procs || local < run->stream_local)
+		run->stream_local = local;
+	run->stream_procs++;
 }
 
 void an_marker(struct an_run *run, unsigned long long ts, const char *text)
@@ -365,6 +490,10 @@ void an_marker(struct an_run *run, unsigned long long ts, const char *text)
 		}
 		return;
 	}
+	if (!strncmp(text, "stream: done ", 13)) {
+		stream_done(run, text);
+		return;
+	}
 	if (strncmp(text, "numa-sample: ", 13))
 		return;			/* someone else's marker */
 	snprintf(buf, sizeof(buf), "%s", text + 13);
@@ -380,9 +509,9 @@ void an_marker(struct an_run *run, unsigned long long ts, const char *text)
 	else if (!strcmp(kind, "vmstat"))
 		sample_vmstat(run, f, n, text);
 	else if (!strcmp(kind, "cpu"))
-		sample_cpu(run, f, n, text);
+		run->measure_kernel ? 0 : sample_cpu(run, f, n, text);
 	else if (!strcmp(kind, "mem"))
-		sample_mem(run, ts, f, n, text);
+		run->measure_kernel ? 0 : sample_mem(run, ts, f, n, text);
 	else if (strcmp(kind, "end"))
 		bad_input(run, "unknown numa-sample line", text);
 	else if (!get_long(f, n, "status", 0, &status))
@@ -396,14 +525,29 @@ void an_marker(struct an_run *run, unsigned long long ts, const char *text)
 
 /* Scheduler events */
 
+/* The kernel-mode thread pid of any process, or NULL. */
+static struct an_thread *any_thread(struct an_run *run, int pid)
+{
+	for (int i = 0; i < run->nr_procs; i++) {
+		struct an_thread *t = find_thread(&run->procs[i], pid, false);
+
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
 void an_thread_migrate(struct an_run *run, unsigned long long ts, int pid, int dest_cpu)
 {
+	struct an_thread *t;
+
 	seen(run, ts);
-	for (int i = 0; i < run->nr_procs; i++)
-		if (find_thread(&run->procs[i], pid, false)) {
-			run->cost.thread_migrations++;
-			return;
-		}
+	t = any_thread(run, pid);
+	if (!t)
+		return;
+	run->cost.thread_migrations++;
+	if (run->kernel_mode && dest_cpu >= 0 && dest_cpu < AN_MAX_CPUS)
+		t->cpu = dest_cpu;
 }
 
 void an_placement(struct an_run *run, unsigned long long ts)
@@ -412,10 +556,15 @@ void an_placement(struct an_run *run, unsigned long long ts)
 	run->cost.placements++;
 }
 
-void an_task_moved(struct an_run *run, unsigned long long ts, bool moved)
+void an_task_moved(struct an_run *run, unsigned long long ts, int pid, int cpu, bool moved)
 {
+	struct an_thread *t;
+
 	seen(run, ts);
 	run->cost.task_moves += moved;
+	t = run->kernel_mode ? any_thread(run, pid) : NULL;
+	if (t && cpu >= 0 && cpu < AN_MAX_CPUS)
+		t->cpu = cpu;
 }
 
 void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns,
@@ -475,10 +624,36 @@ static struct an_page *find_page(struct an_run *run, unsigned long long key)
  * Each hinting fault tells which node a page is on now.  A page seen back
  * on a node it had left has moved back and forth: ping-pong.
  */
-void an_hinting_fault(struct an_run *run, unsigned long long ts, int tgid,
-		      unsigned long index, int page_nid, int nr)
+/*
+ * Without numa-sample, a fault says where its thread runs (the CPU that
+ * recorded it, on cpu_nid: the map of CPUs to nodes is learned from them)
+ * and counts as the thread's work since its process's last sample.
+ */
+static void kernel_fault(struct an_run *run, const struct an_fault *f)
 {
+	struct an_thread *t;
+	struct an_proc *p;
+
+	if (!kernel_measures(run) || f->tgid <= 0 || f->pid <= 0 || f->nr <= 0)
+		return;
+	if (f->cpu_nid < 0 || f->cpu_nid >= AN_MAX_NODES || f->cpu < 0 || f->cpu >= AN_MAX_CPUS) {
+		bad_input(run, "hinting fault from a CPU or node out of range", "");
+		return;
+	}
+	run->cpu_nid[f->cpu] = f->cpu_nid;
+	if (f->cpu >= run->nr_cpus)
+		run->nr_cpus = f->cpu + 1;
+	p = find_proc(run, f->tgid, true);
+	t = find_thread(p, f->pid, true);
+	t->cpu = f->cpu;
+	t->weight += f->nr;
+}
+
+void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an_fault *f)
+{
+	struct an_proc *p;
 	struct an_page *pg;
+	int page_nid = f->page_nid, nr = f->nr;
 
 	seen(run, ts);
 	run->cost.hinting_faults++;
@@ -486,7 +661,13 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, int tgid,
 		bad_input(run, "hinting fault on a node out of range", "");
 		return;
 	}
-	pg = find_page(run, (unsigned long long)tgid << 44 ^ index);
+	kernel_fault(run, f);
+	p = find_proc(run, f->tgid, false);
+	if (p) {
+		p->faults += nr;
+		p->faults_local += f->cpu_nid == page_nid ? nr : 0;
+	}
+	pg = find_page(run, (unsigned long long)f->tgid << 44 ^ f->index);
 	if (pg->nodes && pg->nid != page_nid && (pg->nodes & 1ULL << page_nid) &&
 	    !pg->pingpong) {
 		pg->pingpong = true;
@@ -546,19 +727,83 @@ void an_lost(struct an_run *run, unsigned long long ts, unsigned long nr)
 	run->lost += nr ? nr : 1;
 }
 
+/* A process sampled by knuma_scand's pass: the kernel-only measure. */
+void an_mm_stats(struct an_run *run, unsigned long long ts, int tgid,
+		 const unsigned long *pages, int nr_nodes)
+{
+	unsigned long total = 0;
+	struct an_proc *p;
+
+	seen(run, ts);
+	if (!kernel_measures(run))
+		return;		/* numa-sample measures this run */
+	if (tgid <= 0)
+		return;		/* an mm whose owner AutoNUMA has not recorded */
+	if (nr_nodes < 1 || nr_nodes > AN_MAX_NODES) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "%d nodes", nr_nodes);
+		bad_input(run, "autonuma_mm_stats with a node count out of range", what);
+		return;
+	}
+	run->kernel_mode = true;
+	if (nr_nodes > run->nr_nodes)
+		run->nr_nodes = nr_nodes;
+	p = find_proc(run, tgid, true);
+	for (int nid = 0; nid < AN_MAX_NODES; nid++) {
+		p->pages[nid] = nid < nr_nodes ? pages[nid] : 0;
+		total += p->pages[nid];
+	}
+	p->total = total;
+	if (total > p->max_total)
+		p->max_total = total;
+	if (!p->first_ts)
+		p->first_ts = ts;
+	for (int i = 0; i < p->nr_threads; i++)
+		p->ticks += p->threads[i].weight;
+	update(run, p, ts);
+	for (int i = 0; i < p->nr_threads; i++)
+		p->threads[i].weight = 0;
+}
+
 /* The end */
+
+/* A counter's growth over the run; one that went down makes the run invalid. */
+static unsigned long delta(struct an_run *run, const char *name, unsigned long start,
+			   unsigned long end)
+{
+	if (end >= start)
+		return end - start;
+	if (!run->counter_down)
+		run->counter_down = name;
+	return 0;
+}
+
+/*
+ * Converged, and for long enough: the condition held from converged_since
+ * to its last sample for at least min_hold seconds (a process that
+ * converges only at its last sample has shown nothing yet).
+ */
+static bool held(const struct an_run *run, const struct an_proc *p)
+{
+	return p->converged && (p->last_ts - p->converged_since) / 1e9 >= run->min_hold - 1e-9;
+}
 
 void an_finish(struct an_run *run)
 {
-	bool any = false;
+	run->nr_reported = 0;
+	if (run->kernel_mode && !run->started)
+		run->start_ts = run->first_ts;
 
 	if (run->have_vm_start && run->have_vm_end) {
-		run->cost.vm.pte_updates = run->vm_end.pte_updates - run->vm_start.pte_updates;
-		run->cost.vm.hint_faults = run->vm_end.hint_faults - run->vm_start.hint_faults;
-		run->cost.vm.hint_faults_local =
-			run->vm_end.hint_faults_local - run->vm_start.hint_faults_local;
-		run->cost.vm.pages_migrated =
-			run->vm_end.pages_migrated - run->vm_start.pages_migrated;
+		run->cost.vm.pte_updates = delta(run, "numa_pte_updates",
+			run->vm_start.pte_updates, run->vm_end.pte_updates);
+		run->cost.vm.hint_faults = delta(run, "numa_hint_faults",
+			run->vm_start.hint_faults, run->vm_end.hint_faults);
+		run->cost.vm.hint_faults_local = delta(run, "numa_hint_faults_local",
+			run->vm_start.hint_faults_local, run->vm_end.hint_faults_local);
+		run->cost.vm.pages_migrated = delta(run, "numa_pages_migrated",
+			run->vm_start.pages_migrated, run->vm_end.pages_migrated);
 	}
 	run->convergence = 0;
 	run->slowest = 0;
@@ -566,12 +811,12 @@ void an_finish(struct an_run *run)
 		struct an_proc *p = &run->procs[i];
 
 		p->convergence = AN_NEVER;
-		if (p->converged)
+		if (held(run, p))
 			p->convergence = p->converged_since > run->start_ts ?
 					 an_seconds(run, p->converged_since) : 0;
 		if (!an_reported(run, p))
 			continue;
-		any = true;
+		run->nr_reported++;
 		if (run->convergence == AN_NEVER)
 			continue;
 		if (p->convergence == AN_NEVER || p->convergence >= run->convergence) {
@@ -579,6 +824,6 @@ void an_finish(struct an_run *run)
 			run->slowest = p->tgid;
 		}
 	}
-	if (!any)
+	if (!run->nr_reported)
 		run->convergence = AN_NEVER;
 }

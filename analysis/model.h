@@ -14,16 +14,18 @@
 #define AN_MAX_NODES	64
 #define AN_MAX_CPUS	1024
 #define AN_NEVER	(-1.0)	/* convergence time of a run that never converged */
+#define AN_MIN_HOLD	1.0	/* s a process must stay converged to count (-H) */
 
 /* One locality sample of a process, for plots. */
 struct an_point {
 	unsigned long long ts;
 	double locality;	/* % of its pages on its threads' nodes */
 	double threads_home;	/* % of its threads' CPU time on its node */
+	double access;		/* % of its hinting-fault pages local since the last sample */
 };
 
 struct an_thread {
-	int tid, cpu, seq;
+	int tid, cpu, seq;		/* cpu: where it last ran (-1 unknown) */
 	unsigned long ticks;	/* CPU time used, at the last sample */
 	unsigned long weight;	/* CPU time used in the last interval */
 };
@@ -37,8 +39,11 @@ struct an_proc {
 	struct an_thread *threads;
 	int nr_threads;
 	double locality;	/* at the last update */
+	unsigned long faults, faults_local;	/* hinting-fault pages since it */
+	double access;		/* their local share at the last update; NAN none */
 	int node;		/* where most of its threads are */
 	bool converged;		/* now */
+	long seq;		/* its last complete sample */
 	unsigned long long converged_since, last_ts;
 	double convergence;	/* s after the start, AN_NEVER, set by an_finish */
 	struct an_point *points;
@@ -88,9 +93,13 @@ struct an_run {
 	char variant[32];
 	int nr_nodes, nr_cpus, cpu_nid[AN_MAX_CPUS];
 	double threshold;		/* locality % that counts as converged */
+	double min_hold;		/* s it must hold before the end to count */
 	unsigned long min_pages;	/* smaller processes are not reported */
 
-	bool started, ended;
+	bool started, ended;		/* numa-sample's start and end lines */
+	bool kernel_mode;		/* samples from autonuma events: no numa-sample, */
+	bool measure_kernel;		/* or asked to (-K) though it is in the trace */
+	unsigned long long first_ts;	/* the trace's first event */
 	unsigned long long start_ts, end_ts, last_ts;
 	bool workload_start;		/* the workload's own start marker seen */
 	bool workload_stop;		/* and its stop marker: later samples ignored */
@@ -98,6 +107,7 @@ struct an_run {
 	int status;			/* the command's exit status */
 	bool have_vm_start, have_vm_end;
 	struct an_vmstat vm_start, vm_end;
+	const char *counter_down;	/* a vmstat counter that went down, if any */
 	unsigned long lost;		/* events lost in the ring buffer */
 
 	struct an_proc *procs;
@@ -106,9 +116,12 @@ struct an_run {
 	size_t nr_pages, nr_slots;
 	struct an_cost cost;
 
+	int nr_reported;		/* processes an_reported() */
+	int stream_procs;		/* stream's done lines in the trace */
+	double stream_local;		/* their lowest local= (per-thread locality) */
 	double convergence;		/* slowest process; AN_NEVER */
 	int slowest;			/* its tgid */
-	char error[160];		/* first malformed input, if any */
+	char error[256];		/* first malformed input, if any */
 };
 
 void an_init(struct an_run *run, double threshold, unsigned long min_pages);
@@ -118,8 +131,19 @@ void an_free(struct an_run *run);
 void an_marker(struct an_run *run, unsigned long long ts, const char *text);
 /* A thread moved: counted if it is the workload's. */
 void an_thread_migrate(struct an_run *run, unsigned long long ts, int pid, int dest_cpu);
-void an_hinting_fault(struct an_run *run, unsigned long long ts, int tgid,
-		      unsigned long index, int page_nid, int nr);
+
+/* autonuma_hinting_fault; cpu is the CPU that recorded it (-1 unknown). */
+struct an_fault {
+	int pid, tgid, cpu, cpu_nid, page_nid, nr;
+	unsigned long index;
+};
+void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an_fault *f);
+/*
+ * autonuma_mm_stats: knuma_scand's count of a process's pages per node at
+ * the end of a pass.  Without numa-sample, each is a sample of the process.
+ */
+void an_mm_stats(struct an_run *run, unsigned long long ts, int tgid,
+		 const unsigned long *pages, int nr_nodes);
 void an_scan(struct an_run *run, unsigned long long ts, unsigned long pages,
 	     unsigned long long ns);
 void an_migrate_batch(struct an_run *run, unsigned long long ts, unsigned long isolated,
@@ -129,7 +153,8 @@ void an_page_queue(struct an_run *run, unsigned long long ts, bool queued);
 void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated,
 		     const char *reason);
 void an_placement(struct an_run *run, unsigned long long ts);
-void an_task_moved(struct an_run *run, unsigned long long ts, bool moved);
+/* autonuma_task_migrate: the stopper ran; the task is on cpu now. */
+void an_task_moved(struct an_run *run, unsigned long long ts, int pid, int cpu, bool moved);
 void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns,
 		unsigned long cpus);
 void an_upstream_move(struct an_run *run, unsigned long long ts);
@@ -138,8 +163,15 @@ void an_lost(struct an_run *run, unsigned long long ts, unsigned long nr);
 /* After the last event: convergence per process and for the run. */
 void an_finish(struct an_run *run);
 
-/* No lost events, no malformed input, the workload ran to success. */
+/*
+ * Why the run's numbers cannot be trusted, or NULL: lost events, malformed
+ * input, a trace that ends early, a failed workload, vmstat counters
+ * missing or going down, no process to report.
+ */
+const char *an_invalid_reason(const struct an_run *run);
 bool an_valid(const struct an_run *run);
+/* How placement was measured: numa-sample's lines, or the kernel's events. */
+const char *an_measure(const struct an_run *run);
 /*
  * Processes to report: at least min_pages big, and working (their threads
  * used 10% of a CPU or more over their samples; a parent that only waits,

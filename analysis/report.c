@@ -12,24 +12,6 @@
 
 #define MIB(pages)	((pages) * 4096.0 / (1 << 20))
 
-/* Why a run is not valid, for humans. */
-static const char *invalid_reason(const struct an_run *run)
-{
-	static char why[256];
-
-	if (run->lost)
-		snprintf(why, sizeof(why), "%lu events lost", run->lost);
-	else if (run->error[0])
-		snprintf(why, sizeof(why), "bad input: %s", run->error);
-	else if (!run->ended)
-		snprintf(why, sizeof(why), "the trace ends before the workload did");
-	else if (run->status)
-		snprintf(why, sizeof(why), "the workload failed (status %d)", run->status);
-	else
-		return NULL;
-	return why;
-}
-
 /* AutoNUMA's events exist in the trace: else its columns are not applicable. */
 static bool autonuma_traced(const struct an_run *run)
 {
@@ -44,16 +26,32 @@ void an_summarize(const struct an_run *run, const char *file, struct an_summary 
 	snprintf(s->file, sizeof(s->file), "%s", file);
 	snprintf(s->variant, sizeof(s->variant), "%s", run->variant);
 	s->valid = an_valid(run);
+	if (!s->valid)
+		snprintf(s->why, sizeof(s->why), "%s", an_invalid_reason(run));
 	s->convergence = run->convergence;
 	s->duration = an_duration(run);
-	s->scanned = c->vm.pte_updates;
+	if (run->have_vm_start && run->have_vm_end) {
+		s->scanned = c->vm.pte_updates;
+		s->faults = c->vm.hint_faults;
+		s->migrated = c->vm.pages_migrated;
+	} else {	/* a plain record: the kernel's counters are not in it */
+		s->scanned = s->faults = s->migrated = NAN;
+	}
 	s->scan_rate = s->duration > 0 ? s->scanned / s->duration : NAN;
-	s->faults = c->vm.hint_faults;
-	s->migrated = c->vm.pages_migrated;
 	s->pingpong = autonuma_traced(run) ? c->pingpong_pages : NAN;
 	s->task_moves = c->task_moves + c->upstream_moves;
 	s->balance_ms = autonuma_traced(run) ? c->balance_ns / 1e6 : NAN;
 	s->balance_ms_per_s = s->duration > 0 ? s->balance_ms / s->duration : NAN;
+	s->stream_local = run->stream_procs ? run->stream_local : NAN;
+}
+
+void an_summarize_unreadable(const char *file, const char *err, struct an_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->stream_local = NAN;
+	snprintf(s->file, sizeof(s->file), "%s", file);
+	snprintf(s->why, sizeof(s->why), "%s", err);
+	s->unreadable = true;
 }
 
 static const char *seconds(double s, char *buf, size_t len)
@@ -64,33 +62,49 @@ static const char *seconds(double s, char *buf, size_t len)
 	return buf;
 }
 
+/* A share in percent, "-" for NAN (no hinting fault traced). */
+static const char *percent(double x, char *buf, size_t len)
+{
+	if (isnan(x))
+		return "-";
+	snprintf(buf, len, "%.1f%%", x);
+	return buf;
+}
+
 void report_table(FILE *out, const char *file, const struct an_run *run)
 {
 	const struct an_cost *c = &run->cost;
-	const char *why = invalid_reason(run);
-	char buf[32];
+	const char *why = an_invalid_reason(run);
+	char buf[32], pct[16];
 
-	fprintf(out, "run %s: variant %s, %d nodes, %d CPUs, %.1f s from the workload's start\n",
-		file, run->variant, run->nr_nodes, run->nr_cpus, an_duration(run));
+	fprintf(out, "run %s: variant %s, %d nodes, %d CPUs, %.1f s from the %s\n",
+		file, run->variant, run->nr_nodes, run->nr_cpus, an_duration(run),
+		run->started ? "workload's start" : "trace's first event");
 	fprintf(out, "validity: %s\n", why ? why : "valid (no lost events)");
+	fprintf(out, "measure: %s\n", an_measure(run));
 	fprintf(out, "convergence (its working threads on one node, >= %.0f%% of its pages there): %s",
 		run->threshold, seconds(run->convergence, buf, sizeof(buf)));
 	if (run->convergence != AN_NEVER && run->slowest)
 		fprintf(out, " (slowest: %d)", run->slowest);
-	fprintf(out, "\n\n%7s %-15s %8s %7s %4s %9s %12s\n", "tgid", "comm", "MiB", "threads",
-		"node", "locality", "converged");
+	fprintf(out, "\n\n%7s %-15s %8s %7s %4s %9s %9s %12s\n", "tgid", "comm", "MiB", "threads",
+		"node", "locality", "accesses", "converged");
 	for (int i = 0; i < run->nr_procs; i++) {
 		const struct an_proc *p = &run->procs[i];
 
 		if (!an_reported(run, p))
 			continue;
-		fprintf(out, "%7d %-15s %8.1f %7d %4d %8.1f%% %12s\n", p->tgid, p->comm,
-			MIB(p->max_total), p->nr_threads, p->node, p->locality,
+		fprintf(out, "%7d %-15s %8.1f %7d %4d %8.1f%% %9s %12s\n", p->tgid,
+			p->comm[0] ? p->comm : "-", MIB(p->max_total), p->nr_threads, p->node,
+			p->locality, percent(p->access, pct, sizeof(pct)),
 			seconds(p->convergence, buf, sizeof(buf)));
 	}
-	fprintf(out, "\ncost (kernel counters over the run): %lu ptes made NUMA-hinting, "
-		"%lu hinting faults (%lu local), %lu pages migrated\n",
-		c->vm.pte_updates, c->vm.hint_faults, c->vm.hint_faults_local, c->vm.pages_migrated);
+	if (run->have_vm_start && run->have_vm_end)
+		fprintf(out, "\ncost (kernel counters over the run): %lu ptes made NUMA-hinting, "
+			"%lu hinting faults (%lu local), %lu pages migrated\n", c->vm.pte_updates,
+			c->vm.hint_faults, c->vm.hint_faults_local, c->vm.pages_migrated);
+	else
+		fprintf(out, "\ncost (kernel counters over the run): not in the trace "
+			"(numa-sample records them)\n");
 	fprintf(out, "scheduler: %lu migrations of the workload's threads, %lu moves by "
 		"upstream NUMA balancing\n", c->thread_migrations, c->upstream_moves);
 	if (!autonuma_traced(run))
@@ -160,6 +174,15 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* A number, or null for NAN. */
+static void json_number(FILE *out, double x)
+{
+	if (isnan(x))
+		fprintf(out, "null");
+	else
+		fprintf(out, "%.2f", x);
+}
+
 static void json_seconds(FILE *out, double s)
 {
 	if (s == AN_NEVER)
@@ -171,13 +194,14 @@ static void json_seconds(FILE *out, double s)
 void report_json(FILE *out, const char *file, const struct an_run *run)
 {
 	const struct an_cost *c = &run->cost;
-	const char *why = invalid_reason(run);
+	const char *why = an_invalid_reason(run);
 	bool first = true;
 
 	fprintf(out, "{\"file\": ");
 	json_string(out, file);
 	fprintf(out, ", \"variant\": ");
 	json_string(out, run->variant);
+	fprintf(out, ", \"measure\": \"%s\"", run->kernel_mode ? "kernel" : "numa-sample");
 	fprintf(out, ", \"valid\": %s, \"invalid_reason\": ", why ? "false" : "true");
 	if (why)
 		json_string(out, why);
@@ -213,17 +237,22 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 		fprintf(out, "%s\n  {\"tgid\": %d, \"comm\": ", first ? "" : ",", p->tgid);
 		json_string(out, p->comm);
 		fprintf(out, ", \"mib\": %.1f, \"threads\": %d, \"node\": %d, \"locality_pct\": %.2f, "
-			"\"convergence_s\": ", MIB(p->max_total), p->nr_threads, p->node, p->locality);
+			"\"access_local_pct\": ", MIB(p->max_total), p->nr_threads, p->node, p->locality);
+		json_number(out, p->access);
+		fprintf(out, ", \"convergence_s\": ");
 		json_seconds(out, p->convergence);
 		fprintf(out, ", \"pages\": [");
 		for (int nid = 0; nid < run->nr_nodes; nid++)
 			fprintf(out, "%s%lu", nid ? ", " : "", p->pages[nid]);
 		fprintf(out, "]");
 		fprintf(out, ", \"samples\": [");
-		for (int j = 0; j < p->nr_points; j++)
-			fprintf(out, "%s[%.3f, %.2f, %.1f]", j ? ", " : "",
+		for (int j = 0; j < p->nr_points; j++) {
+			fprintf(out, "%s[%.3f, %.2f, %.1f, ", j ? ", " : "",
 				an_seconds(run, p->points[j].ts), p->points[j].locality,
 				p->points[j].threads_home);
+			json_number(out, p->points[j].access);
+			fprintf(out, "]");
+		}
 		fprintf(out, "]}");
 		first = false;
 	}
@@ -252,7 +281,12 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 	char path[4096];
 	FILE *dat, *gp;
 	int block = 0;
+	bool access = false;
 
+	/* a third panel for hinting-fault locality, where there are faults */
+	for (int i = 0; i < run->nr_procs; i++)
+		for (int j = 0; an_reported(run, &run->procs[i]) && j < run->procs[i].nr_points; j++)
+			access |= !isnan(run->procs[i].points[j].access);
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "autonuma-report: %s: %s\n", dir, strerror(errno));
 		return -1;
@@ -270,25 +304,31 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 		return -1;
 	}
 	fprintf(gp, "# autonuma-report: locality per process, %s\n"
-		"set terminal svg size 900,600 dynamic\nset output 'locality.svg'\n"
-		"set multiplot layout 2,1 title 'variant %s (dashed: convergence)'\n"
+		"set terminal svg size 900,800 dynamic\nset output 'locality.svg'\n"
+		"set multiplot layout %d,1 title 'variant %s (dashed: convergence)'\n"
+		"set datafile missing '?'\n"
 		"set xlabel 'seconds since the workload started'\nset xrange [0:*]\n"
 		"set key outside right\n"
-		"set yrange [0:105]\nset ylabel 'pages local (%%)'\n", file, run->variant);
+		"set yrange [0:105]\nset ylabel 'pages local (%%)'\n", file, access ? 3 : 2,
+		run->variant);
 	for (int i = 0; i < run->nr_procs; i++) {
 		const struct an_proc *p = &run->procs[i];
 
 		if (!an_reported(run, p))
 			continue;
-		fprintf(dat, "# tgid %d %s: seconds, locality %%, CPU time on its node %%\n",
-			p->tgid, p->comm);
+		fprintf(dat, "# tgid %d %s: seconds, locality %%, CPU time on its node %%, "
+			"hinting-fault pages local %%\n", p->tgid, p->comm);
 		for (int j = 0; j < p->nr_points; j++) {
 			double t = an_seconds(run, p->points[j].ts);
 
 			if (t < 0)	/* sampled before the workload started */
 				continue;
-			fprintf(dat, "%.3f %.2f %.1f\n", t, p->points[j].locality,
+			fprintf(dat, "%.3f %.2f %.1f ", t, p->points[j].locality,
 				p->points[j].threads_home);
+			if (isnan(p->points[j].access))
+				fprintf(dat, "?\n");
+			else
+				fprintf(dat, "%.1f\n", p->points[j].access);
 		}
 		fprintf(dat, "\n\n");
 		if (p->convergence != AN_NEVER)
@@ -300,6 +340,10 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 		plot_command(gp, run, 2);
 		fprintf(gp, "unset arrow\nset ylabel 'CPU time on its node (%%)'\n");
 		plot_command(gp, run, 3);
+		if (access) {	/* only AutoNUMA's runs trace hinting faults */
+			fprintf(gp, "set ylabel 'hinting faults local (%%)'\n");
+			plot_command(gp, run, 4);
+		}
 		fprintf(gp, "unset multiplot\n");
 	}
 	fclose(dat);
@@ -318,6 +362,7 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 
 /* Compare */
 
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -326,6 +371,18 @@ static int cmp_double(const void *a, const void *b)
 	if (x == AN_NEVER || y == AN_NEVER)
 		return (x == AN_NEVER) - (y == AN_NEVER);
 	return (x > y) - (x < y);
+}
+
+/* Runs of variant v, valid, sorted by convergence (never last); returns k. */
+static int sorted_convergence(const struct an_summary *runs, int n, const char *v, double *out)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!runs[i].unreadable && runs[i].valid && !strcmp(runs[i].variant, v))
+			out[k++] = runs[i].convergence;
+	qsort(out, k, sizeof(double), cmp_double);
+	return k;
 }
 
 /* Median of the valid runs of a variant (NAN values skipped). */
@@ -379,6 +436,78 @@ static void cell_number(FILE *out, double x, double base)
 
 #define FIELD(f) offsetof(struct an_summary, f)
 
+/*
+ * The variants on one figure: for each, the share of its valid runs
+ * converged by time t (a step CDF; runs that never converged keep it
+ * below 1).  DIR/convergence.{dat,gp,svg}.
+ */
+int report_compare_plot(const char *dir, const struct an_summary *runs, int n)
+{
+	char path[4096];
+	const char *variants[n];
+	double v[n], end = 0;
+	int nv = 0;
+	FILE *dat, *gp;
+
+	for (int i = 0; i < n; i++) {
+		int j = 0;
+
+		if (runs[i].unreadable || !runs[i].valid)
+			continue;
+		if (runs[i].duration > end)
+			end = runs[i].duration;
+		while (j < nv && strcmp(variants[j], runs[i].variant))
+			j++;
+		if (j == nv)
+			variants[nv++] = runs[i].variant;
+	}
+	if (!nv) {
+		fprintf(stderr, "autonuma-report: no valid run to plot\n");
+		return -1;
+	}
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "autonuma-report: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/convergence.dat", dir);
+	dat = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/convergence.gp", dir);
+	gp = fopen(path, "w");
+	if (!dat || !gp) {
+		fprintf(stderr, "autonuma-report: %s: %s\n", path, strerror(errno));
+		if (dat)
+			fclose(dat);
+		if (gp)
+			fclose(gp);
+		return -1;
+	}
+	fprintf(gp, "set terminal svg size 700,400 dynamic\nset output 'convergence.svg'\n"
+		"set title 'runs converged by time t, per variant'\nset key bottom right\n"
+		"set xlabel 'seconds since the workload started'\nset ylabel 'runs converged'\n"
+		"set xrange [0:%.1f]\nset yrange [0:1.05]\n", end > 0 ? end : 1);
+	for (int j = 0; j < nv; j++) {
+		int k = sorted_convergence(runs, n, variants[j], v), done = 0;
+
+		fprintf(dat, "# %s: seconds, share of its %d valid runs converged\n0 0\n",
+			variants[j], k);
+		for (int i = 0; i < k && v[i] != AN_NEVER; i++)
+			fprintf(dat, "%.3f %.3f\n", v[i], (double)++done / k);
+		fprintf(dat, "%.3f %.3f\n\n\n", end, (double)done / k);
+		fprintf(gp, "%s'convergence.dat' index %d using 1:2 with steps lw 2 title '%s (%d runs)'",
+			j ? ", \\\n\t" : "plot ", j, variants[j], k);
+	}
+	fprintf(gp, "\n");
+	fclose(dat);
+	fclose(gp);
+	snprintf(path, sizeof(path), "cd '%s' && gnuplot convergence.gp", dir);
+	if (system(path)) {
+		fprintf(stderr, "autonuma-report: gnuplot failed; %s/convergence.gp is left to run\n",
+			dir);
+		return -1;
+	}
+	return 0;
+}
+
 int report_compare(FILE *out, struct an_summary *runs, int n, const char *baseline)
 {
 	static const struct { const char *name; size_t off; } costs[] = {
@@ -391,10 +520,14 @@ int report_compare(FILE *out, struct an_summary *runs, int n, const char *baseli
 	const char *variants[n];
 	int nv = 0, base = -1;
 	double base_conv;
+	bool local = false;
+	int unreadable = 0;
 
 	for (int i = 0; i < n; i++) {
 		int j = 0;
 
+		if (runs[i].unreadable)
+			continue;
 		while (j < nv && strcmp(variants[j], runs[i].variant))
 			j++;
 		if (j == nv)
@@ -403,20 +536,33 @@ int report_compare(FILE *out, struct an_summary *runs, int n, const char *baseli
 	for (int j = 0; j < nv; j++)
 		if (baseline && !strcmp(variants[j], baseline))
 			base = j;
-	if (baseline && base < 0) {
+	for (int i = 0; i < n; i++)
+		unreadable += runs[i].unreadable;
+	if (baseline && base < 0 && !unreadable) {
 		fprintf(stderr, "autonuma-report: baseline variant '%s' is not among the runs\n",
 			baseline);
 		return -1;
+	}
+	if (baseline && base < 0 && nv)	/* its traces may be the unreadable ones */
+		fprintf(out, "The baseline %s has no readable run: ratios are to %s.\n\n",
+			baseline, variants[0]);
+	if (!nv) {
+		fprintf(out, "No readable run.\n");
+		goto left_out;
 	}
 	if (base < 0)
 		base = 0;
 	base_conv = median(runs, n, variants[base], FIELD(convergence), NULL, NULL);
 
+	for (int i = 0; i < n; i++)
+		local |= !runs[i].unreadable && !isnan(runs[i].stream_local);
 	fprintf(out, "| variant | runs (valid) | convergence median s | min | max | ratio to %s |",
 		variants[base]);
+	if (local)
+		fprintf(out, " stream local %% |");
 	for (size_t c = 0; c < sizeof(costs) / sizeof(costs[0]); c++)
 		fprintf(out, " %s |", costs[c].name);
-	fprintf(out, "\n|---|---|---|---|---|---|");
+	fprintf(out, "\n|---|---|---|---|---|---|%s", local ? "---|" : "");
 	for (size_t c = 0; c < sizeof(costs) / sizeof(costs[0]); c++)
 		fprintf(out, "---|");
 	fprintf(out, "\n");
@@ -439,16 +585,26 @@ int report_compare(FILE *out, struct an_summary *runs, int n, const char *baseli
 			fprintf(out, " %s |", conv == AN_NEVER ? "-" : j == base ? "1.00" : "n/a");
 		else
 			fprintf(out, " %.2f |", conv / base_conv);
+		if (local) {
+			double m = median(runs, n, variants[j], FIELD(stream_local), NULL, NULL);
+
+			isnan(m) ? fprintf(out, " - |") : fprintf(out, " %.1f |", m);
+		}
 		for (size_t c = 0; c < sizeof(costs) / sizeof(costs[0]); c++)
 			cell_number(out, median(runs, n, variants[j], costs[c].off, NULL, NULL),
 				    median(runs, n, variants[base], costs[c].off, NULL, NULL));
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\nMedians over valid runs; cost cells: median (ratio to %s); "
-		"never: the median run did not converge; -: no valid run or not traced.\n",
-		variants[base]);
+		"never: the median run did not converge; -: no valid run or not traced.%s\n",
+		variants[base], local ? " stream local %: stream's per-thread locality at the end "
+		"(pages on the node where the thread owning them ran), its lowest process" : "");
+left_out:
 	for (int i = 0; i < n; i++)
-		if (!runs[i].valid)
-			fprintf(out, "invalid run left out: %s (%s)\n", runs[i].file, runs[i].variant);
+		if (runs[i].unreadable)
+			fprintf(out, "unreadable trace left out: %s: %s\n", runs[i].file, runs[i].why);
+		else if (!runs[i].valid)
+			fprintf(out, "invalid run left out: %s (%s): %s\n", runs[i].file,
+				runs[i].variant, runs[i].why);
 	return 0;
 }

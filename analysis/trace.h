@@ -11,8 +11,11 @@ struct tep_record;
 
 /*
  * Feed every event of the trace.dat at path to run, then an_finish() it.
+ * A child first reads the file with libtracecmd alone (it crashes on some
+ * damaged files); the handlers run in the caller's process.
  * Returns 0, or -1 with a message in err: unreadable, not a trace-cmd file,
- * damaged, or recorded without numa-sample.
+ * or damaged.  Without numa-sample's lines in the trace, placement is
+ * measured from the autonuma events alone (model.h: kernel mode).
  */
 int an_read_trace(const char *path, struct an_run *run, char *err, size_t errlen);
 

@@ -35,10 +35,12 @@ done < "$profile"
 [ ${#events[@]} -gt 0 ] || { echo "trace-workload: no events to record" >&2; exit 1; }
 
 # Record into guest memory: trace-cmd splices, which 9p does not support.
+# The global trace clock: numa-sample writes a sample's lines from whichever
+# CPU it runs on, and the analysis needs them in the order written.
 # trace-cmd does not pass on the command's exit status: keep it in a file.
 # vmstat is read while tracing, so the trace covers what the counters count.
 rm -f "$TMPDIR"/workload-status
-trace-cmd record -q -b "$buffer_kb" -o "$TMPDIR"/trace.dat "${events[@]}" -- \
+trace-cmd record -q -C global -b "$buffer_kb" -o "$TMPDIR"/trace.dat "${events[@]}" -- \
 	/bin/sh -c 'cp /proc/vmstat vmstat.before; "$@"; echo $? > "$TMPDIR"/workload-status
 		cp /proc/vmstat vmstat.after' sh \
 	"$sampler" -V "${BALANCE_VARIANT:-unknown}" "$@" 2>&1 | tee workload.log

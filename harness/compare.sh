@@ -2,7 +2,8 @@
 # Run one experiment (experiments/NAME.conf): boot the same kernel once per
 # variant and repetition, the workload under trace-cmd record and
 # numa-sample, then compare the variants with analysis/autonuma-report and
-# write OUTDIR/report.md (tables, then one plot per run).
+# write OUTDIR/report.md (tables, a figure of the runs converged over time
+# per variant, then one plot per run).
 #
 # usage: compare.sh EXPERIMENT.conf OUTDIR
 # Environment: REPS overrides the experiment's repetitions; KERNEL, INITRD
@@ -10,6 +11,8 @@
 # REPORT_ONLY=1 boots nothing: the reports are made again from the traces
 # already in OUTDIR (after a change to the analysis); TABLES=matched runs
 # only that table (default "defaults matched").
+# Exits non-zero when a boot failed, a trace could not be read or a run is
+# not valid: the report lists each under its table, with the reason.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 conf=$1 out=$2
@@ -38,42 +41,20 @@ run() {
 	read -r variant _ <<<"$spec"
 	dir=$out/$table/${variant}-$rep
 	mkdir -p "$out/$table"
-	if [ -n "${REPORT_ONLY:-}" ]; then
-		[ ! -f "$dir/trace.dat" ] ||
-			"$report" -p "$dir/plot" "$dir/trace.dat" >"$dir/report.txt" 2>&1 || true
-		return 0
+	if [ -z "${REPORT_ONLY:-}" ]; then
+		echo "compare: $table $variant run $rep/$reps"
+		rm -f "$dir.failed"
+		# shellcheck disable=SC2086
+		if ! TIMEOUT=${TIMEOUT:-900} "$top/harness/boot.sh" "$TOPO" "$dir" \
+			"$top/guest/balancer.sh" $spec "$top/guest/trace-workload.sh" "$profile" \
+			"$prog" $args >"$dir.log" 2>&1; then
+			tail -n 1 "$dir.log" >"$dir.failed"
+			echo "compare: $table $variant run $rep failed (see $dir.log); left out"
+		fi
 	fi
-	echo "compare: $table $variant run $rep/$reps"
-	# shellcheck disable=SC2086
-	if ! TIMEOUT=${TIMEOUT:-900} "$top/harness/boot.sh" "$TOPO" "$dir" \
-		"$top/guest/balancer.sh" $spec "$top/guest/trace-workload.sh" "$profile" \
-		"$prog" $args >"$dir.log" 2>&1; then
-		echo "compare: $table $variant run $rep failed (see $dir.log); left out"
-		return 0
-	fi
+	# a failed boot may still have left a trace: the report says what it holds
+	[ -f "$dir/trace.dat" ] || return 0
 	"$report" -p "$dir/plot" "$dir/trace.dat" >"$dir/report.txt" 2>&1 || true
-}
-
-# stream_local DIR: stream's own per-thread locality at the end (local= of
-# its "done" lines, the lowest process of each run), median per variant:
-# the measure for workloads whose threads may rightly split over nodes
-# (numa02), which the process-level convergence above calls "never".
-stream_local() {
-	local f rows
-	rows=$(for f in "$1"/*/workload.log; do
-		sed -n 's/^stream: done .* local=\([0-9.]*\).*/\1/p' "$f" | sort -n | head -1 |
-			sed "s|^|$(basename "$(dirname "$f")" | sed 's/-[0-9]*$//') |"
-	done)
-	[ -n "$rows" ] || return 0
-	echo
-	echo "stream's per-thread locality at the end (pages on the node where the thread owning them ran; per run, the lowest process):"
-	echo
-	echo "| variant | median % | runs |"
-	echo "|---|---|---|"
-	sort -k1,1 -k2,2n <<<"$rows" | awk '{ v[$1] = v[$1] " " $2; n[$1]++ }
-		END { for (k in v) { split(substr(v[k], 2), a, " "); c = n[k]
-			m = c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-			printf "| %s | %.1f | %s |\n", k, m, substr(v[k], 2) } }' | sort
 }
 
 # table NAME TITLE SPEC...: the runs (variants interleaved, so slow drift of
@@ -98,16 +79,23 @@ table() {
 		echo '```'
 		echo
 		shopt -s nullglob
-		local traces=("$out/$name"/*/trace.dat)
+		local traces=("$out/$name"/*/trace.dat) f
 		if [ ${#traces[@]} = 0 ]; then
-			echo "No run finished."
+			echo "No run left a trace."
+			failed=1
 		else
-			"$report" -c ${base:+-b "$base"} "${traces[@]}" || true
-			stream_local "$out/$name"
+			"$report" -c -p "$out/$name-plot" ${base:+-b "$base"} "${traces[@]}" || failed=1
+			[ ! -f "$out/$name-plot/convergence.svg" ] ||
+				printf '\n![runs converged over time, per variant](%s)\n' "$name-plot/convergence.svg"
 		fi
+		for f in "$out/$name"/*.failed; do
+			echo "failed boot left out: ${f%.failed}: $(cat "$f")"
+			failed=1
+		done
 		echo
 	} >"$out/$name.md"
 }
+failed=0
 
 tables=" ${TABLES:-defaults matched} "
 [[ $tables != *" defaults "* ]] || table defaults "Shipped defaults" "${VARIANTS[@]}"
@@ -130,3 +118,4 @@ kernel=$(grep -m1 -o 'Linux version [^ ]*' "$(ls -d "$out"/defaults/*/ | head -1
 		"$(cd "$out" && ls -d ./*/*/plot/locality.svg 2>/dev/null | tr '\n' ' ')"
 } >"$out/report.md"
 cat "$out/report.md"
+[ "$failed" = 0 ] || { echo "compare: runs failed, could not be read or are not valid (above)" >&2; exit 1; }

@@ -5,9 +5,11 @@
 # formats, fed to the event handlers in-process) and fuzz-markers (the run
 # model's marker parser and events).
 # Prints each target's executions and corpus size; fails on any finding
-# (the crashing input is left in OUTDIR).  autonuma-report reads a trace in
-# a child first (libtracecmd crashes on some damaged files): the child's
-# deaths are expected and not findings; the fuzzer's own process must live.
+# (the crashing input is left in OUTDIR), and on any sanitizer report in
+# the log even if the fuzzer lived.  autonuma-report first reads a trace
+# with libtracecmd alone in a child (libtracecmd crashes on some damaged
+# files): the child's deaths are expected and not findings; the event
+# handlers run in the fuzzer's own process, which must live.
 #
 # usage: fuzz.sh OUTDIR SECONDS SEED_TRACE...
 #   SECONDS per target; seeds: real trace.dat files (make run leaves one
@@ -37,6 +39,11 @@ for target in trace records markers; do
 	(cd "$out" && ./fuzz-$target -max_total_time="$secs" -max_len=1048576 -timeout=60 \
 		-rss_limit_mb=4096 -malloc_limit_mb=100000 -print_final_stats=1 "corpus-$target" "seed-$target") >"$log" 2>&1 ||
 		{ rc=1; echo "fuzz-$target: FOUND a failure, see $log:"; grep -m3 -E 'ERROR|SUMMARY' "$log"; }
+	if grep -q -E 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:' "$log"; then
+		rc=1
+		echo "fuzz-$target: a sanitizer report in $log:"
+		grep -m3 -E 'ERROR|runtime error' "$log"
+	fi
 	echo "fuzz-$target: $(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1) executions" \
 		"in ${secs} s, corpus $(ls "$out/corpus-$target" | wc -l) inputs" \
 		"($(du -sh "$out/corpus-$target" | cut -f1))"

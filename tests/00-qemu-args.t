@@ -7,7 +7,7 @@ trap 'rm -rf "$d"' EXIT
 
 args() { "$H/qemu-args.sh" "$@" 2>"$d/err" | tr '\n' ' '; }
 # accepts FILE: qemu-args succeeds on FILE (its message kept in $d/err).
-accepts() { "$H/qemu-args.sh" "$1" >/dev/null 2>"$d/err"; }
+accepts() { "$H/qemu-args.sh" "$1" >/dev/null 2>"$d/err"; local rc=$?; cat "$d/err"; return $rc; }
 topo() { printf '%s\n' "$@" > "$d/t.topo"; echo "$d/t.topo"; }
 
 out=$(args "$TOP/qemu-configs/topology/2node.topo")
@@ -24,16 +24,16 @@ check "every shipped topology is valid" \
 	bash -c 'for t in "$0"/qemu-configs/topology/*.topo; do "$1"/qemu-args.sh "$t" >/dev/null || exit 1; done' "$TOP" "$H"
 
 f=$(topo 'SMP="cpus=4"' 'NODES="0:0-1:1G 1:2:1G"')
-check_fails "a CPU in no node is rejected" accepts "$f"
+check "a CPU in no node is rejected" fails_with "nodes cover 3 of 4 CPUs" accepts "$f"
 check "... with a message naming the gap" grep -q "cover 3 of 4 CPUs" "$d/err"
 f=$(topo 'SMP="cpus=4"' 'NODES="0:0-2:1G 1:2-3:1G"')
-check_fails "a CPU in two nodes is rejected" accepts "$f"
+check "a CPU in two nodes is rejected" fails_with "CPU 2 is in two nodes" accepts "$f"
 f=$(topo 'SMP="cpus=2"' 'NODES="0:0:1G 2:1:1G"')
-check_fails "node ids out of order are rejected" accepts "$f"
+check "node ids out of order are rejected" fails_with "node ids must be 0..N-1" accepts "$f"
 f=$(topo 'SMP="cpus=6"' 'NODES="0:0-1:1G 1:2-3:1G 2:4-5:1G"' 'DISTANCES="0-1:20"')
-check_fails "a missing node-pair distance is rejected" accepts "$f"
+check "a missing node-pair distance is rejected" fails_with "lists 1 node pairs, need all 3" accepts "$f"
 f=$(topo 'SMP="cpus=2"' 'NODES="0:0:1G 1:1:1G"' 'DISTANCES="0-1:10"')
-check_fails "a remote distance of 10 is rejected" accepts "$f"
+check "a remote distance of 10 is rejected" fails_with "must be 11..254" accepts "$f"
 f=$(topo 'SMP="cpus=2"' 'NODES="0:0:1T 1:1:1G"')
-check_fails "a bad memory size is rejected" accepts "$f"
+check "a bad memory size is rejected" fails_with "memory .1T. is not NNM or NNG" accepts "$f"
 exit $((FAILS > 0))

@@ -31,6 +31,8 @@ mkpatch() {
 	P
 }
 tree() { "$H/kernel-tree.sh" "$d/src" "$d/series" "$d/patches" >"$d/out" 2>&1; }
+# tree_says: tree, its output on standard output too (for fails_with)
+tree_says() { local rc=0; tree || rc=$?; cat "$d/out"; return $rc; }
 
 : > "$d/series"
 check "an empty series gives the pristine tree" tree
@@ -47,7 +49,7 @@ check "an edited patch is re-applied from pristine" grep -qx UNO "$d/src/file.c"
 check "... and only once (no leftover of the old version)" test "$(grep -c 'ONE' "$d/src/file.c")" = 0
 mkpatch two.patch "two" line1 DOS
 printf 'one.patch\ntwo.patch\n' > "$d/series"
-check_fails "a patch that does not apply exactly fails" tree
+check "a patch that does not apply exactly fails" fails_with "patch 2 \\(two.patch\\) does not apply" tree_says
 echo missing.patch > "$d/series"
-check_fails "a series naming a missing patch fails" tree
+check "a series naming a missing patch fails" fails_with "series names missing.patch but .* does not exist" tree_says
 exit $((FAILS > 0))

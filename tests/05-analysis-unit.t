@@ -1,6 +1,7 @@
 #!/bin/bash
 # analysis/autonuma-report without a kernel: the model's and the report's
-# unit tests (synthetic runs; the plot's SVG must be well-formed XML), and
+# unit tests (synthetic runs; the plots' SVG must be well-formed XML), a
+# mutation check of the model's tests (analysis/tests/mutate.sh), and
 # bad input (usage, foreign, empty, random files: a message and exit 1,
 # never a crash or a hang).  tests/80 reads real traces.
 . "$(dirname "$0")/lib.sh"
@@ -23,12 +24,19 @@ report_rc=$?
 grep '^not ok' "$tmp/report.tap" | diag
 check "report unit tests: $(grep -c '^ok' "$tmp/report.tap") passed, $(grep -c '^not ok' "$tmp/report.tap") failed" \
 	test "$report_rc" = 0 -a "$(grep -c '^ok' "$tmp/report.tap")" -ge 3
-check "the plot is a well-formed SVG" eval 'xmllint --noout "$tmp/plot/locality.svg" &&
+check "the plots are well-formed SVG" eval 'xmllint --noout "$tmp/plot/locality.svg" "$tmp/plot/convergence.svg" &&
 	grep -q "<svg" "$tmp/plot/locality.svg"'
+
+"$TOP/analysis/tests/mutate.sh" "$tmp/mutants" >"$tmp/mutate.log" 2>&1
+mutate_rc=$?
+grep -v '^mutants:' "$tmp/mutate.log" | diag
+check "the model's unit tests kill every mutant of analysis/tests/mutations.txt ($(tail -1 "$tmp/mutate.log"))" \
+	test "$mutate_rc" = 0
 
 check "usage error: no trace" rejected "usage:" "$R"
 check "usage error: threshold out of range" rejected "expected a number" "$R" -t 150 x.dat
 check "usage error: unknown format" rejected "table, csv or json" "$R" -f xml x.dat
+check "usage error: hold out of range" rejected "expected a number" "$R" -H -1 x.dat
 check "missing file" rejected "No such file" "$R" "$tmp/none.dat"
 check "a directory" rejected "not a regular file" "$R" "$tmp"
 : >"$tmp/empty.dat"

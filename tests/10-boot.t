@@ -36,9 +36,10 @@ done
 
 TIMEOUT=120 "$H/boot.sh" 1node "$runs/status" 'exit 7' >/dev/null 2>&1
 check "the job's exit status reaches the host" test $? = 7
-check_fails "a guest kernel crash fails the run" eval \
-	'TIMEOUT=120 "$H/boot.sh" 1node "$runs/crash" "echo c > /proc/sysrq-trigger; sleep 5" >/dev/null 2>&1'
+check "a guest kernel crash fails the run, as a kernel error report" fails_with \
+	"check-console: kernel error report" env TIMEOUT=120 "$H/boot.sh" 1node "$runs/crash" \
+	"echo c > /proc/sysrq-trigger; sleep 5"
 check "... naming the report" grep -q "Kernel panic" "$runs/crash/console.log"
-check_fails "a hung guest is killed at the timeout" eval \
-	'TIMEOUT=15 "$H/boot.sh" 1node "$runs/hang" "sleep 600" >/dev/null 2>&1'
+check "a hung guest is killed at the timeout" fails_with "guest timed out after 15s" \
+	env TIMEOUT=15 "$H/boot.sh" 1node "$runs/hang" "sleep 600"
 exit $((FAILS > 0))

@@ -11,7 +11,7 @@ job() { TIMEOUT=300 guest 2node "$runs/$1" "$TOP/guest/trace-workload.sh" \
 
 r=$runs/ok
 check "stream -p 2 runs under trace-cmd record" job ok -p 2 -t 1 -s 32 -d 3 -M
-check "both processes pass the data check" test "$(grep -c 'stream: done .*check=ok' "$r/workload.log")" = 2
+check "both processes pass the data check" test "$(stream_done "$r/workload.log" check | grep -c "^ok$")" = 2
 # First touch was bound to node 0: at the first sample >= 90% of pages are there.
 check "memory starts on node 0 (first touch bound there)" awk '
 	/^stream: t=/ && !($3 in seen) { seen[$3] = 1; split($6, f, "[=,]"); if (f[2] < 90) bad = 1; n++ }
@@ -20,7 +20,8 @@ check "the summary reads the run" eval '"$H/summary.sh" "$r" >"$r/summary.txt" 2
 check "... and reports no lost events" grep -q "^lost events: 0$" "$r/summary.txt"
 check "the trace holds the workload-start marker" \
 	eval 'trace-cmd report "$r/trace.dat" 2>/dev/null | grep autonuma-workload-start >/dev/null'
-check_fails "a corrupted element fails the run" job corrupt -p 1 -t 1 -s 8 -d 1 -X
+check "a corrupted element fails the run, found by the check" eval \
+	'! job corrupt -p 1 -t 1 -s 8 -d 1 -X && grep -q "stream: proc 0 element [0-9]* corrupt" "$runs/corrupt/workload.log"'
 
 # local= (per-thread locality): no balancer runs in the test kernel by
 # default, so where the threads run decides it.  With every thread on one
@@ -52,9 +53,9 @@ check "4 threads on 4 CPUs, memory on node 0: local=$l3, 40-60" within 40 60 "$l
 bad=$runs/bad-trace
 rm -rf "$bad" && cp -r "$runs/ok" "$bad"
 head -c 3000 "$runs/ok/trace.dat" > "$bad/trace.dat"
-check_fails "a truncated trace.dat fails the summary" eval '"$H/summary.sh" "$bad" >"$bad.out" 2>&1'
-check "... with a message, not a crash" grep -q "^summary: " "$bad.out"
+check "a truncated trace.dat fails the summary, with a message" fails_with "^summary: " "$H/summary.sh" "$bad"
 printf 'sched:sched_process_exec\nnosuchsystem:nosuchevent\n' > "$runs/bad.profile"
-check_fails "a required event missing from the kernel fails the run" eval \
-	'TIMEOUT=120 "$H/boot.sh" 1node "$runs/bad-profile" "$TOP/guest/trace-workload.sh" "$runs/bad.profile" /bin/true >/dev/null 2>&1' 
+check "a required event missing from the kernel fails the run" fails_with \
+	"trace-workload: this kernel has no nosuchsystem:nosuchevent events" env TIMEOUT=120 \
+	"$H/boot.sh" 1node "$runs/bad-profile" "$TOP/guest/trace-workload.sh" "$runs/bad.profile" /bin/true
 exit $((FAILS > 0))

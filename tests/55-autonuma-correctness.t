@@ -23,7 +23,7 @@ for path in lb schedule; do
 	r=$runs/rt-$path
 	check "rt-$path: boots and runs a FIFO and a fair stream" boot rt-$path
 	check "rt-$path: both streams pass the data check" \
-		test "$(grep -c "stream: done .*check=ok" "$r/job.log")" = 2
+		test "$(stream_done "$r/job.log" check | grep -c "^ok$")" = 2
 	# Before the fix the load balancer's swap moved the FIFO threads here.
 	fifo=$(paste -sd'|' "$r/fifo.tids" 2>/dev/null)
 	check "rt-$path: the FIFO threads were found" test -n "$fifo"

@@ -23,6 +23,7 @@ check "lb's ratio has a 95% interval" \
 	grep -Eq "^\| pipe \([a-z/]+\) \| lb \| 2 \| .* \| [0-9.]+ \| [0-9.]+-[0-9.]+ \| [0-2] \|$" "$out/report.md"
 check "the guest alternated the modes (round 2 starts with schedule)" eval \
 	'grep -m 1 "^hotpath: round=2 " "$out/guest/job.log" | grep "mode=schedule" >/dev/null'
-check_fails "ROUNDS=0 is refused" eval 'ROUNDS=0 "$H/hotpath-bench.sh" "$out-bad" 2>/dev/null'
+check "ROUNDS=0 is refused" fails_with "ROUNDS, PIPE_LOOPS, MSG_LOOPS: positive numbers" \
+	env ROUNDS=0 "$H/hotpath-bench.sh" "$out-bad"
 echo "1..$T"
 exit $((FAILS > 0))

@@ -35,6 +35,52 @@ theirs=$(stream_done "$r/workload.log" nodes | node_share 1)
 check "final locality on node 1: analysis ${ours:-?}% vs move_pages ${theirs:-?}%, within 2 points" \
 	awk -v a="${ours:--100}" -v b="${theirs:-100}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 2 && b > 50) }'
 
+# The kernel-event measure (-K) against numa-sample's on the same run, on 2
+# and 4 nodes.  The kernel samples a process once per knuma_scand pass (P
+# apart), counting pages over the pass that ends there, so it may see
+# convergence up to 2P late; and the two check the 1 s hold on different
+# sample grids: |kernel - numa-sample| <= 2P + 1 s.
+# cross_check NAME TRACE: the two convergence times and P, as "ns k P".
+cross_check() {
+	"$R" -f json "$2" >"$runs/$1.ns.json" 2>/dev/null
+	"$R" -K -f json "$2" >"$runs/$1.k.json" 2>/dev/null
+	python3 - "$runs/$1.ns.json" "$runs/$1.k.json" <<'PY'
+import json, statistics, sys
+ns, k = (json.load(open(f)) for f in sys.argv[1:3])
+pk = [p for p in k["processes"] if p["mib"] > 50][0]
+gaps = [b[0] - a[0] for a, b in zip(pk["samples"], pk["samples"][1:])]
+print(ns["convergence_s"], k["convergence_s"], round(statistics.median(gaps), 2) if gaps else None,
+      k["measure"])
+PY
+}
+# agree NS K P: both converged, within 2P + 1 s.
+agree() { awk -v ns="$1" -v k="$2" -v p="$3" 'BEGIN { d = k - ns; if (d < 0) d = -d
+	exit !(ns != "None" && k != "None" && p != "None" && d <= 2 * p + 1) }'; }
+check "4node: stream's memory on node 0, its threads on node 2 (AutoNUMA, 500 ms passes)" \
+	eval 'TIMEOUT=400 guest 4node "$runs/cross4" \
+	"$TOP/guest/balancer.sh" autonuma /sys/kernel/mm/autonuma/knuma_scand/scan_sleep_pass_millisecs=500 \
+	"$TOP/guest/trace-workload.sh" "$TOP/tracepoints/profiles/default.profile" \
+	"$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 2 -M'
+for run in cross cross4; do
+	read -r ns k p measure <<<"$(cross_check "$run" "$runs/$run/trace.dat")"
+	check "$run: kernel measure ${k:-?} s against numa-sample ${ns:-?} s, pass ${p:-?} s: within 2P + 1 s" \
+		agree "$ns" "$k" "$p"
+done
+check "... and -K says it measured by the kernel's events" test "$measure" = kernel
+
+# A plain `trace-cmd record -e autonuma` of a workload the harness did not
+# launch (no numa-sample): measured by the kernel's events, it converges.
+check "2node: a plain trace-cmd record -e autonuma of stream" eval 'TIMEOUT=400 guest 2node "$runs/plain" \
+	"$TOP/guest/balancer.sh" autonuma /sys/kernel/mm/autonuma/knuma_scand/scan_sleep_pass_millisecs=500 \
+	"$TOP/tests/guest/plain-record.sh" "$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 1'
+"$R" "$runs/plain/trace.dat" >"$runs/plain/report.txt" 2>&1
+rc=$?
+diag <"$runs/plain/report.txt"
+check "its report is valid (exit $rc), by the kernel's events" eval \
+	'test $rc = 0 && grep -q "^measure: kernel events" "$runs/plain/report.txt"'
+check "the process converged, its accesses local at the end" \
+	grep -Eq '^ *[0-9]+ - .* (9[0-9]|100)\.[0-9]% +[0-9.]+ s$' "$runs/plain/report.txt"
+
 # Damaged copies of the real trace: cut short, or bytes overwritten.
 size=$(stat -c %s "$r/trace.dat")
 for cut in 64 4096 $((size / 2)); do

@@ -15,6 +15,17 @@ not_ok() { T=$((T + 1)); FAILS=$((FAILS + 1)); echo "not ok $T - $1"; }
 check() { local desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
 # check_fails DESCRIPTION COMMAND...: ok if the command fails.
 check_fails() { local desc=$1; shift; if "$@"; then not_ok "$desc"; else ok "$desc"; fi; }
+# fails_with EXPECTED COMMAND...: the command fails, and its output
+# (standard output and error) has EXPECTED (grep -E): failing for another
+# reason does not count.  The output goes to TAP diagnostics when not.
+fails_with() {
+	local want=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	[ $rc != 0 ] && grep -Eq -- "$want" <<<"$out" && return 0
+	{ echo "exit $rc, wanted a failure saying: $want"; tail -n 5 <<<"$out"; } | diag
+	return 1
+}
 diag() { sed 's/^/# /'; }
 # guest TOPOLOGY RUNDIR COMMAND...: harness/boot.sh with its output in
 # RUNDIR.out; when it fails, the output's last lines (the job's last words,
@@ -26,11 +37,8 @@ guest() {
 	[ $rc = 0 ] || tail -n 12 "$2.out" | diag
 	return $rc
 }
-# stream_done LOG KEY: KEY's value on each "stream: done" line of LOG
-# (KEY nodes: the per-node shares in percent, comma-separated).
-stream_done() { sed -n "s/^stream: done .* $2=\([0-9.,]*\).*/\1/p" "$1"; }
-# node_share NODE: NODE's share in each nodes= list on standard input.
-node_share() { cut -d, -f$(($1 + 1)); }
+# stream_done LOG KEY [PID], node_share NODE: stream's done lines.
+. "$TOP/workloads/stream-lines.sh"
 # ge A B: A >= B, as numbers.
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 # rejected EXPECTED-MESSAGE COMMAND...: exit 1 with the message, no crash

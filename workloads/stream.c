@@ -333,16 +333,16 @@ static bool check(struct proc *pr)
 	return true;
 }
 
-static void print_nodes(struct proc *pr)
+static void print_nodes(FILE *out, struct proc *pr)
 {
 	double pct[MAX_NODES], local;
 	int nodes = page_nodes(pr, pct, &local);
 
-	printf(" nodes=");
+	fprintf(out, " nodes=");
 	for (int i = 0; i < nodes; i++)
-		printf("%s%.1f", i ? "," : "", pct[i]);
+		fprintf(out, "%s%.1f", i ? "," : "", pct[i]);
 	if (local >= 0)
-		printf(" local=%.1f", local);
+		fprintf(out, " local=%.1f", local);
 }
 
 static void mark_trace(const char *msg)
@@ -395,6 +395,9 @@ static int run_process(const struct options *opt, int index)
 	double start, next, last_t, t;
 	long last_bytes = 0;
 	bool ok;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *done;
 
 	pr.n = bytes / sizeof(double);
 	pr.a = opt->shared ? shared_arrays :
@@ -437,7 +440,7 @@ static int run_process(const struct options *opt, int index)
 
 		printf("stream: t=%.1f proc=%d pid=%d mbs=%.0f", t - start, index, getpid(),
 		       (b - last_bytes) / (t - last_t) / 1e6);
-		print_nodes(&pr);
+		print_nodes(stdout, &pr);
 		printf(" cpus=");
 		for (int i = 0; i < opt->threads; i++)
 			printf("%s%d", i ? "," : "", pr.slices[i].cpu);
@@ -459,10 +462,17 @@ static int run_process(const struct options *opt, int index)
 	if (opt->corrupt)
 		pr.b[pr.n / 2] += 1.0;
 	ok = check(&pr);
-	printf("stream: done proc=%d pid=%d iters=%ld check=%s", index, getpid(), iters,
-	       ok ? "ok" : "FAILED");
-	print_nodes(&pr);
-	printf("\n");
+	done = open_memstream(&line, &len);
+	if (!done)
+		die("open_memstream");
+	fprintf(done, "stream: done proc=%d pid=%d iters=%ld check=%s", index, getpid(), iters,
+		ok ? "ok" : "FAILED");
+	print_nodes(done, &pr);
+	fclose(done);
+	printf("%s\n", line);
+	if (opt->trace_marker)	/* for analysis/: its per-thread locality */
+		mark_trace(line);
+	free(line);
 	return ok ? 0 : 1;
 }
 
@@ -501,7 +511,8 @@ static void usage(void)
 		"  -E    after the first touch, map the arrays' THPs by PTEs (an\n"
 		"        executable page in every 2 MiB splits their PMDs)\n"
 		"  -M    write 'autonuma-workload-start' to the trace_marker when the\n"
-		"        timed run starts, 'autonuma-workload-stop' when it stops\n"
+		"        timed run starts, 'autonuma-workload-stop' when it stops,\n"
+		"        and each process's done line\n"
 		"  -X    corrupt one element before the final check (tests the check)\n");
 	exit(2);
 }

@@ -31,7 +31,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int v = (signed char)line[0] * 256 + (signed char)line[1];
 
 			an_thread_migrate(&run, ts, v, (signed char)line[2]);
-			an_hinting_fault(&run, ts, v, (unsigned char)line[3], (signed char)line[2], 1);
+			an_hinting_fault(&run, ts, &(struct an_fault){
+				.pid = v, .tgid = v, .cpu = (signed char)line[2],
+				.cpu_nid = (signed char)line[3], .index = (unsigned char)line[3],
+				.page_nid = (signed char)line[2], .nr = 1 });
+			if (n >= 8) {
+				unsigned long pages[4] = { (unsigned char)line[4],
+					(unsigned char)line[5], (unsigned char)line[6], (unsigned char)line[7] };
+
+				an_mm_stats(&run, ts, v, pages, (signed char)line[4] % 5);
+			}
 		}
 	}
 	an_finish(&run);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes as a trace.dat must give a report or a clean
- * error, never a crash, a leak or a hang.  Built with ASan and UBSan by
+ * error, never a crash, a leak or a hang.  The event handlers run in this
+ * process (only libtracecmd's first read is in a child), so a fault of
+ * theirs is a finding.  Built with ASan and UBSan by
  * `make -C analysis fuzz`; seed it with real trace.dat files.
  */
 #define _GNU_SOURCE

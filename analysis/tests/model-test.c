@@ -5,9 +5,23 @@
  * checks convergence, validity and cost.  TAP output.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "model.h"
 #include "synth.h"
+
+/* Exactly the threshold's share of pages on the node counts. */
+static void test_threshold(void)
+{
+	struct an_run run;
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:0:10", 900, 100);
+	sample(&run, 2, 2, 100, "101:0:20", 900, 100);
+	end(&run, 3);
+	near(run.convergence, 1.0, "90% of its pages at -t 90: converged");
+	an_free(&run);
+}
 
 static void test_known_convergence(void)
 {
@@ -53,7 +67,9 @@ static void test_slowest_and_never(void)
 	sample(&run, 1, 1, 200, "201:2:10", 1000, 0);	/* remote */
 	sample(&run, 2, 2, 100, "101:0:20", 1000, 0);
 	sample(&run, 2, 2, 200, "201:2:20", 50, 950);	/* converged from 2 s */
-	end(&run, 3);
+	sample(&run, 3, 3, 100, "101:0:30", 1000, 0);
+	sample(&run, 3, 3, 200, "201:2:30", 50, 950);
+	end(&run, 4);
 	near(run.convergence, 2.0, "run converges when the slowest process does");
 	ok(run.slowest == 200, "slowest is 200");
 	an_free(&run);
@@ -133,9 +149,23 @@ static void test_workload_start(void)
 	sample(&run, 2, 1, 100, "101:2:10", 1000, 0);	/* remote */
 	marker(&run, 3, "autonuma-workload-stop");
 	sample(&run, 4, 2, 100, "101:0:20", 1000, 0);	/* after the stop: its check */
-	end(&run, 5);
+	sample(&run, 5, 3, 100, "101:0:30", 1000, 0);
+	end(&run, 6);
 	ok(run.convergence == AN_NEVER, "samples after the workload's stop marker are ignored");
 	near(an_duration(&run), 2.0, "duration up to the stop marker");
+	an_free(&run);
+
+	/* the workload's start marker may come before numa-sample's start */
+	an_init(&run, 90, 256);
+	run.min_hold = 0.5;
+	marker(&run, 0.5, "autonuma-workload-start");
+	marker(&run, 1, "numa-sample: start variant=test nodes=2 cpus=0,0,1,1 root=99");
+	marker(&run, 1, "numa-sample: vmstat when=start numa_pte_updates=100 numa_hint_faults=10 "
+	       "numa_hint_faults_local=5 numa_pages_migrated=0");
+	sample(&run, 2, 1, 100, "101:0:10", 1000, 0);
+	sample(&run, 3, 2, 100, "101:0:20", 1000, 0);
+	end(&run, 4);
+	near(run.convergence, 1.5, "times from the workload's start, which came first");
 	an_free(&run);
 }
 
@@ -146,7 +176,8 @@ static void test_exited_thread(void)
 	start(&run, 0);
 	sample(&run, 1, 1, 100, "101:0:10 102:2:10", 0, 1000);
 	sample(&run, 2, 2, 100, "102:2:20", 0, 1000);	/* 101 exited */
-	end(&run, 3);
+	sample(&run, 3, 3, 100, "102:2:30", 0, 1000);
+	end(&run, 4);
 	near(run.convergence, 2.0, "a thread missing from a sample has exited");
 	ok(run.procs[0].nr_threads == 1, "one thread left");
 	an_free(&run);
@@ -159,7 +190,8 @@ static void test_small_process_ignored(void)
 	start(&run, 0);
 	sample(&run, 1, 1, 100, "101:0:10", 1000, 0);
 	sample(&run, 1, 1, 300, "301:0:10", 0, 10);	/* 40 KiB, remote, never */
-	end(&run, 2);
+	sample(&run, 2, 2, 100, "101:0:20", 1000, 0);
+	end(&run, 3);
 	near(run.convergence, 1, "processes under the size limit are left out");
 	an_free(&run);
 
@@ -191,6 +223,13 @@ static void test_lost_events(void)
 
 	start(&run, 0);
 	sample(&run, 1, 1, 100, "101:0:10", 1000, 0);
+	an_lost(&run, S(1.5), 0);
+	end(&run, 2);
+	ok(!an_valid(&run) && run.lost == 1, "events lost, count unknown: invalid all the same");
+	an_free(&run);
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:0:10", 1000, 0);
 	an_finish(&run);
 	ok(!an_valid(&run), "a trace that ends before the workload is invalid");
 	an_free(&run);
@@ -199,12 +238,12 @@ static void test_lost_events(void)
 static void test_bad_markers(void)
 {
 	static const char *const bad[] = {
-		"numa-sample: cpu seq=1 tgid=100 tid=101 cpu=4 ticks=1",	/* no CPU 4 */
-		"numa-sample: cpu seq=1 tgid=100 tid=101 cpu=-1 ticks=1",
-		"numa-sample: cpu seq=1 tgid=100 tid=101 cpu=1x ticks=1",
-		"numa-sample: mem seq=1 tgid=100 comm=w pages=1,2,3",		/* 3 nodes */
-		"numa-sample: mem seq=1 tgid=100 comm=w pages=1,,2",
-		"numa-sample: mem seq=1 tgid=0 comm=w pages=1,2",
+		"numa-sample: cpu seq=2 tgid=100 tid=101 cpu=4 ticks=1",	/* no CPU 4 */
+		"numa-sample: cpu seq=2 tgid=100 tid=101 cpu=-1 ticks=1",
+		"numa-sample: cpu seq=2 tgid=100 tid=101 cpu=1x ticks=1",
+		"numa-sample: mem seq=2 tgid=100 comm=w pages=1,2,3",		/* 3 nodes */
+		"numa-sample: mem seq=2 tgid=100 comm=w pages=1,,2",
+		"numa-sample: mem seq=2 tgid=0 comm=w pages=1,2",
 		"numa-sample: vmstat when=later numa_pte_updates=1",
 		"numa-sample: start variant=x nodes=2 cpus=0,1",		/* a second start */
 		"numa-sample: bogus",
@@ -232,22 +271,29 @@ static void test_bad_markers(void)
 	an_free(&run);
 }
 
+/* A hinting fault of (tgid, index) on page_nid, for the page's history. */
+static void page_fault(struct an_run *run, double t, int tgid, unsigned long index,
+		       int page_nid, int nr)
+{
+	fault(run, t, tgid, tgid, 0, 0, index, page_nid, nr);
+}
+
 static void test_pingpong(void)
 {
 	struct an_run run;
 
 	start(&run, 0);
-	an_hinting_fault(&run, S(1), 100, 0x10, 0, 512);
-	an_hinting_fault(&run, S(2), 100, 0x10, 1, 512);	/* moved */
-	an_hinting_fault(&run, S(3), 100, 0x10, 0, 512);	/* back: ping-pong */
-	an_hinting_fault(&run, S(4), 100, 0x10, 1, 512);	/* counted once */
-	an_hinting_fault(&run, S(1), 100, 0x20, 0, 1);
-	an_hinting_fault(&run, S(2), 100, 0x20, 1, 1);		/* moved once */
-	an_hinting_fault(&run, S(1), 200, 0x10, 1, 1);		/* another process */
+	page_fault(&run, 1, 100, 0x10, 0, 512);
+	page_fault(&run, 2, 100, 0x10, 1, 512);	/* moved */
+	page_fault(&run, 3, 100, 0x10, 0, 512);	/* back: ping-pong */
+	page_fault(&run, 4, 100, 0x10, 1, 512);	/* counted once */
+	page_fault(&run, 1, 100, 0x20, 0, 1);
+	page_fault(&run, 2, 100, 0x20, 1, 1);		/* moved once */
+	page_fault(&run, 1, 200, 0x10, 1, 1);		/* another process */
 	for (unsigned long i = 0; i < 5000; i++)		/* grow the table */
-		an_hinting_fault(&run, S(5), 300, i, i & 1, 1);
-	an_hinting_fault(&run, S(6), 100, 0x20, 1, 1);
-	an_hinting_fault(&run, S(6), 200, 0x10, 0, 1);
+		page_fault(&run, 5, 300, i, i & 1, 1);
+	page_fault(&run, 6, 100, 0x20, 1, 1);
+	page_fault(&run, 6, 200, 0x10, 0, 1);
 	end(&run, 7);
 	ok(run.cost.pingpong_pages == 512, "ping-pong pages: %lu (want 512)", run.cost.pingpong_pages);
 	ok(run.cost.hinting_faults == 5009, "hinting faults counted: %lu", run.cost.hinting_faults);
@@ -271,8 +317,8 @@ static void test_cost_events(void)
 	an_balance(&run, S(2), 2000, 2);
 	an_balance(&run, S(3), 4000, 4);
 	an_placement(&run, S(3));
-	an_task_moved(&run, S(3), true);
-	an_task_moved(&run, S(3), false);
+	an_task_moved(&run, S(3), 0, 0, true);
+	an_task_moved(&run, S(3), 0, 1, false);
 	an_upstream_move(&run, S(3));
 	end(&run, 4);
 	ok(run.cost.scan_pages == 2048 && run.cost.scan_ns == 12000, "scan totals");
@@ -290,9 +336,264 @@ static void test_cost_events(void)
 	an_free(&run);
 }
 
+/* Converged only at the last sample, or not for min_hold: not converged. */
+static void test_hold(void)
+{
+	struct an_run run;
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:2:10", 1000, 0);
+	sample(&run, 2, 2, 100, "101:2:20", 1000, 0);
+	sample(&run, 3, 3, 100, "101:2:30", 0, 1000);	/* only at the last sample */
+	end(&run, 4);
+	ok(run.convergence == AN_NEVER, "converged only at the last sample: never");
+	an_free(&run);
+
+	start(&run, 0);
+	run.min_hold = 2;
+	sample(&run, 1, 1, 100, "101:2:10", 0, 1000);
+	sample(&run, 2, 2, 100, "101:2:20", 0, 1000);
+	sample(&run, 3, 3, 100, "101:2:30", 0, 1000);
+	end(&run, 4);
+	near(run.convergence, 1, "held 2 s (1 to 3): converged at 1 s");
+	an_free(&run);
+
+	start(&run, 0);
+	run.min_hold = 2.5;
+	sample(&run, 1, 1, 100, "101:2:10", 0, 1000);
+	sample(&run, 2, 2, 100, "101:2:20", 0, 1000);
+	sample(&run, 3, 3, 100, "101:2:30", 0, 1000);
+	end(&run, 4);
+	ok(run.convergence == AN_NEVER, "held 2 s of the 2.5 asked: never");
+	an_free(&run);
+}
+
+/* Runs whose numbers cannot be trusted say why. */
+static void test_invalid_runs(void)
+{
+	struct an_run run;
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:0:10", 0, 10);	/* too small to report */
+	end(&run, 2);
+	ok(!an_valid(&run) && strstr(an_invalid_reason(&run), "no process"),
+	   "no process reported: invalid (%s)", an_invalid_reason(&run));
+	an_free(&run);
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:0:10", 1000, 0);
+	sample(&run, 2, 2, 100, "101:0:20", 1000, 0);
+	marker(&run, 3, "numa-sample: vmstat when=end numa_pte_updates=50 numa_hint_faults=60 "
+	       "numa_hint_faults_local=25 numa_pages_migrated=700");
+	marker(&run, 3, "numa-sample: end status=0");
+	an_finish(&run);
+	ok(!an_valid(&run) && strstr(an_invalid_reason(&run), "numa_pte_updates went down"),
+	   "a counter lower at the end than at the start: invalid (%s)", an_invalid_reason(&run));
+	ok(run.cost.vm.pte_updates == 0, "and its delta is 0, not a wrapped number (%lu)",
+	   run.cost.vm.pte_updates);
+	an_free(&run);
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:0:10", 1000, 0);
+	sample(&run, 2, 2, 100, "101:0:20", 1000, 0);
+	marker(&run, 3, "numa-sample: end status=0");
+	an_finish(&run);
+	ok(!an_valid(&run) && strstr(an_invalid_reason(&run), "no vmstat end"),
+	   "no vmstat end line: invalid (%s)", an_invalid_reason(&run));
+	an_free(&run);
+}
+
+/*
+ * Lines of two samples interleaved, as a per-CPU trace clock can sort
+ * them: the run is invalid, not silently missing samples.
+ */
+static void test_out_of_sequence(void)
+{
+	struct an_run run;
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:2:10", 0, 1000);
+	marker(&run, 2, "numa-sample: cpu seq=3 tgid=100 tid=101 cpu=2 ticks=30");
+	marker(&run, 2.001, "numa-sample: cpu seq=2 tgid=100 tid=101 cpu=2 ticks=20");
+	marker(&run, 2.002, "numa-sample: mem seq=2 tgid=100 comm=w pages=0,1000");
+	marker(&run, 2.003, "numa-sample: mem seq=3 tgid=100 comm=w pages=0,1000");
+	end(&run, 4);
+	ok(!an_valid(&run) && strstr(an_invalid_reason(&run), "per-CPU trace clock"),
+	   "a cpu line of sample 3 before sample 2's mem line: invalid (%s)",
+	   an_invalid_reason(&run));
+	an_free(&run);
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:2:10", 0, 1000);
+	sample(&run, 2, 2, 100, "101:2:20", 0, 1000);
+	marker(&run, 2.5, "numa-sample: mem seq=2 tgid=100 comm=w pages=0,1000");
+	end(&run, 4);
+	ok(!an_valid(&run) && strstr(an_invalid_reason(&run), "out of sequence"),
+	   "a sample's mem line twice: invalid (%s)", an_invalid_reason(&run));
+	an_free(&run);
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:2:10", 0, 1000);
+	sample(&run, 2, 2, 100, "101:2:20", 0, 1000);
+	marker(&run, 2.5, "numa-sample: cpu seq=2 tgid=100 tid=102 cpu=0 ticks=5");
+	end(&run, 4);
+	ok(!an_valid(&run) && strstr(an_invalid_reason(&run), "already complete"),
+	   "a thread's cpu line after its sample's mem line: invalid (%s)",
+	   an_invalid_reason(&run));
+	an_free(&run);
+}
+
+/* stream's done lines in the trace: the lowest local= is kept. */
+static void test_stream_done(void)
+{
+	struct an_run run;
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:0:10", 1000, 0);
+	sample(&run, 2, 2, 100, "101:0:20", 1000, 0);
+	marker(&run, 2.5, "stream: done proc=0 pid=100 iters=5 check=ok nodes=99.0,1.0 local=97.5");
+	marker(&run, 2.5, "stream: done proc=1 pid=200 iters=5 check=ok nodes=60.0,40.0 local=61.0");
+	marker(&run, 2.5, "stream: done proc=2 pid=300 iters=5 check=ok nodes=50.0,50.0");
+	end(&run, 3);
+	ok(run.stream_procs == 2 && run.stream_local == 61.0 && an_valid(&run),
+	   "two stream processes with local=, the lowest 61.0 (%d, %.1f)", run.stream_procs,
+	   run.stream_local);
+	an_free(&run);
+
+	start(&run, 0);
+	marker(&run, 0.5, "stream: done proc=0 pid=100 iters=5 check=ok local=1e9");
+	ok(run.error[0] && strstr(run.error, "malformed stream done"), "local=1e9 is bad input");
+	an_free(&run);
+}
+
+/* knuma_scand's count of tgid's pages per node (2 nodes), at t. */
+static void mm_stats(struct an_run *run, double t, int tgid, unsigned long n0, unsigned long n1)
+{
+	an_mm_stats(run, S(t), tgid, (unsigned long[]){ n0, n1 }, 2);
+}
+
+/* Without numa-sample: each knuma_scand pass samples the process. */
+static void test_kernel_mode(void)
+{
+	struct an_run run;
+
+	an_init(&run, 90, 256);
+	run.min_hold = 0.5;
+	fault(&run, 1, 101, 100, 2, 1, 0x1, 0, 512);	/* thread 101 on CPU 2, node 1 */
+	fault(&run, 1.1, 102, 100, 3, 1, 0x2, 0, 512);
+	mm_stats(&run, 2, 100, 1000, 0);		/* its memory on node 0 */
+	fault(&run, 2.5, 101, 100, 2, 1, 0x1, 1, 512);
+	fault(&run, 2.6, 102, 100, 3, 1, 0x2, 1, 512);
+	mm_stats(&run, 3, 100, 50, 950);		/* moved: 95% on node 1 */
+	fault(&run, 3.5, 101, 100, 2, 1, 0x1, 1, 512);
+	mm_stats(&run, 4, 100, 0, 1000);
+	an_finish(&run);
+	ok(run.kernel_mode && an_valid(&run), "no numa-sample: kernel mode, valid (%s)",
+	   an_invalid_reason(&run) ? an_invalid_reason(&run) : "");
+	near(run.convergence, 2.0, "converged at the pass at 3 s, 2 s after the first event");
+	near(run.procs[0].locality, 100, "final locality from the last pass");
+	an_free(&run);
+
+	/* the busy thread runs on node 0: the pages on node 1 are not its */
+	an_init(&run, 90, 256);
+	run.min_hold = 0.5;
+	fault(&run, 1, 201, 200, 0, 0, 0x1, 0, 1);	/* learns CPU 0 is on node 0 */
+	fault(&run, 1, 101, 100, 2, 1, 0x1, 0, 512);
+	mm_stats(&run, 2, 100, 0, 1000);
+	an_task_moved(&run, S(2.2), 101, 0, true);	/* AutoNUMA moved it to CPU 0 */
+	fault(&run, 2.5, 101, 100, 0, 0, 0x1, 1, 512);
+	mm_stats(&run, 3, 100, 0, 1000);
+	fault(&run, 3.5, 101, 100, 0, 0, 0x1, 1, 512);
+	mm_stats(&run, 4, 100, 0, 1000);
+	an_finish(&run);
+	ok(run.convergence == AN_NEVER, "its thread moved to node 0, its memory on node 1: never");
+	ok(run.cost.task_moves == 1, "the move is counted");
+	an_free(&run);
+
+	/* threads weigh by their fault pages: a 1-page thread under a quarter */
+	an_init(&run, 90, 256);
+	run.min_hold = 0.5;
+	fault(&run, 1, 101, 100, 2, 1, 0x1, 1, 512);
+	fault(&run, 1, 102, 100, 0, 0, 0x2, 1, 1);	/* 102 on node 0, one page */
+	mm_stats(&run, 2, 100, 0, 1000);
+	fault(&run, 2.5, 101, 100, 2, 1, 0x1, 1, 512);
+	fault(&run, 2.5, 102, 100, 0, 0, 0x2, 1, 1);
+	mm_stats(&run, 3, 100, 0, 1000);
+	an_finish(&run);
+	near(run.convergence, 1.0, "a thread with 1 of 513 fault pages does not decide");
+	near(run.procs[0].access, 100.0 * 512 / 513, "accesses local: 512 of 513 pages");
+	an_free(&run);
+
+	/* a thread that took no fault in the pass does not decide */
+	an_init(&run, 90, 256);
+	run.min_hold = 0.5;
+	fault(&run, 1, 101, 100, 2, 1, 0x1, 1, 512);
+	fault(&run, 1, 102, 100, 0, 0, 0x2, 1, 512);	/* 102 on node 0, once */
+	mm_stats(&run, 2, 100, 0, 1000);
+	fault(&run, 2.5, 101, 100, 2, 1, 0x1, 1, 512);
+	mm_stats(&run, 3, 100, 0, 1000);
+	fault(&run, 3.5, 101, 100, 2, 1, 0x1, 1, 512);
+	mm_stats(&run, 4, 100, 0, 1000);
+	an_finish(&run);
+	near(run.convergence, 2.0, "the thread idle on node 0 stops counting after its pass");
+	an_free(&run);
+
+	/* numa-sample's start discards the kernel's samples taken before it */
+	an_init(&run, 90, 256);
+	run.min_hold = 0.5;
+	fault(&run, 0.1, 101, 100, 2, 1, 0x1, 0, 512);
+	mm_stats(&run, 0.2, 100, 0, 1000);
+	marker(&run, 1, "numa-sample: start variant=test nodes=2 cpus=0,0,1,1 root=99");
+	marker(&run, 1, "numa-sample: vmstat when=start numa_pte_updates=100 numa_hint_faults=10 "
+	       "numa_hint_faults_local=5 numa_pages_migrated=0");
+	sample(&run, 2, 1, 100, "101:0:10", 1000, 0);
+	mm_stats(&run, 2.5, 100, 0, 1000);		/* ignored: numa-sample measures */
+	sample(&run, 3, 2, 100, "101:0:20", 1000, 0);
+	end(&run, 4);
+	ok(!run.kernel_mode && an_valid(&run), "numa-sample after kernel samples: its mode");
+	near(run.convergence, 1.0, "measured by numa-sample from its start");
+	an_free(&run);
+
+	/* -K: the same trace measured by the kernel's events, from the workload's start */
+	an_init(&run, 90, 256);
+	run.min_hold = 0.5;
+	run.measure_kernel = true;
+	fault(&run, 0.5, 101, 100, 2, 1, 0x1, 0, 512);	/* before the start */
+	marker(&run, 1, "numa-sample: start variant=test nodes=2 cpus=0,0,1,1 root=99");
+	marker(&run, 1, "numa-sample: vmstat when=start numa_pte_updates=100 numa_hint_faults=10 "
+	       "numa_hint_faults_local=5 numa_pages_migrated=0");
+	fault(&run, 1.5, 101, 100, 2, 1, 0x1, 1, 512);
+	sample(&run, 2, 1, 100, "101:2:10", 1000, 0);	/* ignored under -K */
+	mm_stats(&run, 2.5, 100, 0, 1000);
+	fault(&run, 3, 101, 100, 2, 1, 0x1, 1, 512);
+	mm_stats(&run, 3.5, 100, 0, 1000);
+	end(&run, 4);
+	ok(run.kernel_mode && an_valid(&run), "-K: kernel mode though numa-sample ran, valid");
+	near(run.convergence, 1.5, "-K: converged at the pass at 2.5 s, from the start at 1 s");
+	an_free(&run);
+
+	/* an mm without a recorded owner (tgid 0) is not a process to report */
+	an_init(&run, 90, 256);
+	mm_stats(&run, 1, 0, 0, 1000);
+	an_finish(&run);
+	ok(!run.error[0] && run.nr_procs == 0, "autonuma_mm_stats of tgid 0: ignored, not an error");
+	an_mm_stats(&run, S(2), 100, (unsigned long[]){ 1 }, 65);
+	ok(strstr(run.error, "65 nodes") != NULL, "65 nodes: bad input, saying so (%s)", run.error);
+	an_free(&run);
+
+	/* neither numa-sample nor knuma_scand passes: nothing to measure */
+	an_init(&run, 90, 256);
+	fault(&run, 1, 101, 100, 2, 1, 0x1, 0, 512);
+	an_finish(&run);
+	ok(!an_valid(&run) && strstr(an_invalid_reason(&run), "nothing to measure"),
+	   "no samples of either kind: invalid (%s)", an_invalid_reason(&run));
+	an_free(&run);
+}
+
 int main(void)
 {
 	test_known_convergence();
+	test_threshold();
 	test_never();
 	test_slowest_and_never();
 	test_thread_moves();
@@ -304,6 +605,11 @@ int main(void)
 	test_bad_markers();
 	test_pingpong();
 	test_cost_events();
+	test_hold();
+	test_invalid_runs();
+	test_out_of_sequence();
+	test_kernel_mode();
+	test_stream_done();
 	printf("1..%d\n", tests);
 	return failed != 0;
 }

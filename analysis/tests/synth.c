@@ -43,6 +43,7 @@ void marker(struct an_run *run, double t, const char *fmt, ...)
 void start(struct an_run *run, double t)
 {
 	an_init(run, 90, 256);
+	run->min_hold = 0.5;	/* the cases sample every 0.5 or 1 s */
 	marker(run, t, "numa-sample: start variant=test nodes=2 cpus=0,0,1,1 root=99");
 	marker(run, t, "numa-sample: vmstat when=start numa_pte_updates=100 numa_hint_faults=10 "
 	       "numa_hint_faults_local=5 numa_pages_migrated=0");
@@ -73,3 +74,11 @@ void sample(struct an_run *run, double t, int seq, int tgid, const char *threads
 	marker(run, t, "numa-sample: mem seq=%d tgid=%d comm=w pages=%lu,%lu", seq, tgid, n0, n1);
 }
 
+
+void fault(struct an_run *run, double t, int pid, int tgid, int cpu, int cpu_nid,
+	   unsigned long index, int page_nid, int nr)
+{
+	an_hinting_fault(run, S(t), &(struct an_fault){
+		.pid = pid, .tgid = tgid, .cpu = cpu, .cpu_nid = cpu_nid,
+		.index = index, .page_nid = page_nid, .nr = nr });
+}

@@ -19,5 +19,8 @@ void end(struct an_run *run, double t);
 /* One sample of a process: its threads (tid:cpu:ticks) and pages per node. */
 void sample(struct an_run *run, double t, int seq, int tgid, const char *threads,
 	    unsigned long n0, unsigned long n1);
+/* An autonuma_hinting_fault recorded on cpu (of node cpu_nid). */
+void fault(struct an_run *run, double t, int pid, int tgid, int cpu, int cpu_nid,
+	   unsigned long index, int page_nid, int nr);
 
 #endif

@@ -36,8 +36,9 @@ echo 10 > $A/knuma_scand/scan_sleep_millisecs
 echo 1 > $A/enabled
 
 stream() { "$w/stream" "$@" >>"$log" 2>&1; }
-# share of a stream's pages on node N at the end (its "done" line)
-share() { sed -n "s/^stream: done .*pid=$1 .*nodes=\([0-9.,]*\).*/\1/p" "$log" | cut -d, -f$(($2 + 1)); }
+. "$(dirname "$0")/../../workloads/stream-lines.sh"
+# share PID N: that stream's share of pages on node N at the end
+share() { stream_done "$log" nodes "$1" | node_share "$2"; }
 
 case $scenario in
 churn)
@@ -65,7 +66,7 @@ policy)
 	wait $u || fail "the unbound stream's check"
 	# the two "done" lines, in either order: the bound one's pages must
 	# stay on node 0, the unbound one's must follow its threads
-	read -r p1 p2 <<<"$(sed -n 's/^stream: done .*pid=\([0-9]*\).*/\1/p' "$log" | tr '\n' ' ')"
+	read -r p1 p2 <<<"$(stream_done "$log" pid | tr '\n' ' ')"
 	on1_a=$(share "$p1" 1) on1_b=$(share "$p2" 1)
 	say "pages on node 1 at the end: $on1_a% and $on1_b% (one stream is mbind()ed to node 0)"
 	awk -v a="$on1_a" -v b="$on1_b" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
@@ -104,7 +105,7 @@ pressure)
 	say "node 1: $(node1_free) kB free after a $hog MiB hog"
 	[ "$(node1_free)" -le $((200 * 1024)) ] || fail "the hog did not fill node 1 in 2 minutes"
 	stream -p 1 -t 2 -s 128 -d 15 -b 0 -r 1 || fail "stream's check"
-	say "stream's pages on node 1 at the end: $(sed -n 's/^stream: done .*nodes=[0-9.]*,\([0-9.]*\).*/\1/p' "$log" | tail -1)%"
+	say "stream's pages on node 1 at the end: $(stream_done "$log" nodes | node_share 1 | tail -1)%"
 	wait $h || fail "the hog's check"
 	! dmesg | grep -E 'invoked oom-killer|Out of memory|Killed process' >/dev/null ||
 		fail "the OOM killer ran"
