@@ -2,7 +2,7 @@
 # The main job's pipeline, short: stream on 2node under trace-workload.sh with
 # the default capture profile, then harness/summary.sh on the host.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 13
 runs=$TOP/results/tests/stream
 mkdir -p "$runs"
 stream=$TOP/build/workloads/stream

@@ -86,7 +86,13 @@ hotplug)
 		n=$((n + 1))
 	done
 	wait $s || fail "stream's check"
-	say "node 1's CPUs ($cpus) offlined and onlined $n times" ;;
+	say "node 1's CPUs ($cpus) offlined and onlined $n times"
+	# knuma_migrated1 lost its node's CPUs at each offline: it must be
+	# bound to them again, not left on the fallback (every CPU)
+	want=$(cat /sys/devices/system/node/node1/cpulist)
+	got=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$(pgrep -x knuma_migrated1)/status")
+	say "knuma_migrated1 runs on CPUs $got (node 1: $want)"
+	[ "$got" = "$want" ] || fail "knuma_migrated1 is not bound to node 1's CPUs again" ;;
 pressure)
 	free_kb=$(sed -n 's/.*MemFree: *\([0-9]*\) kB/\1/p' /sys/devices/system/node/node1/meminfo)
 	hog=$((free_kb / 1024 - 96))
