@@ -276,9 +276,43 @@ static void plot_command(FILE *gp, const struct an_run *run, int col)
 	fprintf(gp, "\n");
 }
 
-int report_plot(const char *dir, const char *file, const struct an_run *run)
+/* DIR/NAME.dat and DIR/NAME.gp, opened for writing (DIR made if needed). */
+static int plot_open(const char *dir, const char *name, FILE **dat, FILE **gp)
 {
 	char path[4096];
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "autonuma-report: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%s.dat", dir, name);
+	*dat = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/%s.gp", dir, name);
+	*gp = fopen(path, "w");
+	if (*dat && *gp)
+		return 0;
+	fprintf(stderr, "autonuma-report: %s: %s\n", path, strerror(errno));
+	if (*dat)
+		fclose(*dat);
+	if (*gp)
+		fclose(*gp);
+	return -1;
+}
+
+/* Run gnuplot on DIR/NAME.gp: DIR/NAME.svg. */
+static int plot_draw(const char *dir, const char *name)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot %s.gp", dir, name);
+	if (!system(cmd))
+		return 0;
+	fprintf(stderr, "autonuma-report: gnuplot failed; %s/%s.gp is left to run\n", dir, name);
+	return -1;
+}
+
+int report_plot(const char *dir, const char *file, const struct an_run *run)
+{
 	FILE *dat, *gp;
 	int block = 0;
 	bool access = false;
@@ -287,22 +321,8 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 	for (int i = 0; i < run->nr_procs; i++)
 		for (int j = 0; an_reported(run, &run->procs[i]) && j < run->procs[i].nr_points; j++)
 			access |= !isnan(run->procs[i].points[j].access);
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "autonuma-report: %s: %s\n", dir, strerror(errno));
+	if (plot_open(dir, "locality", &dat, &gp))
 		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/locality.dat", dir);
-	dat = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/locality.gp", dir);
-	gp = fopen(path, "w");
-	if (!dat || !gp) {
-		fprintf(stderr, "autonuma-report: %s: %s\n", path, strerror(errno));
-		if (dat)
-			fclose(dat);
-		if (gp)
-			fclose(gp);
-		return -1;
-	}
 	fprintf(gp, "# autonuma-report: locality per process, %s\n"
 		"set terminal svg size 900,800 dynamic\nset output 'locality.svg'\n"
 		"set multiplot layout %d,1 title 'variant %s (dashed: convergence)'\n"
@@ -352,12 +372,7 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 		fprintf(stderr, "autonuma-report: no process to plot\n");
 		return -1;
 	}
-	snprintf(path, sizeof(path), "cd '%s' && gnuplot locality.gp", dir);
-	if (system(path)) {
-		fprintf(stderr, "autonuma-report: gnuplot failed; %s/locality.gp is left to run\n", dir);
-		return -1;
-	}
-	return 0;
+	return plot_draw(dir, "locality");
 }
 
 /* Compare */
@@ -443,7 +458,6 @@ static void cell_number(FILE *out, double x, double base)
  */
 int report_compare_plot(const char *dir, const struct an_summary *runs, int n)
 {
-	char path[4096];
 	const char *variants[n];
 	double v[n], end = 0;
 	int nv = 0;
@@ -465,22 +479,8 @@ int report_compare_plot(const char *dir, const struct an_summary *runs, int n)
 		fprintf(stderr, "autonuma-report: no valid run to plot\n");
 		return -1;
 	}
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "autonuma-report: %s: %s\n", dir, strerror(errno));
+	if (plot_open(dir, "convergence", &dat, &gp))
 		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/convergence.dat", dir);
-	dat = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/convergence.gp", dir);
-	gp = fopen(path, "w");
-	if (!dat || !gp) {
-		fprintf(stderr, "autonuma-report: %s: %s\n", path, strerror(errno));
-		if (dat)
-			fclose(dat);
-		if (gp)
-			fclose(gp);
-		return -1;
-	}
 	fprintf(gp, "set terminal svg size 700,400 dynamic\nset output 'convergence.svg'\n"
 		"set title 'runs converged by time t, per variant'\nset key bottom right\n"
 		"set xlabel 'seconds since the workload started'\nset ylabel 'runs converged'\n"
@@ -499,13 +499,7 @@ int report_compare_plot(const char *dir, const struct an_summary *runs, int n)
 	fprintf(gp, "\n");
 	fclose(dat);
 	fclose(gp);
-	snprintf(path, sizeof(path), "cd '%s' && gnuplot convergence.gp", dir);
-	if (system(path)) {
-		fprintf(stderr, "autonuma-report: gnuplot failed; %s/convergence.gp is left to run\n",
-			dir);
-		return -1;
-	}
-	return 0;
+	return plot_draw(dir, "convergence");
 }
 
 int report_compare(FILE *out, struct an_summary *runs, int n, const char *baseline)
