@@ -94,23 +94,30 @@ static int on_hinting_fault(struct tracecmd_input *h, struct tep_event *ev,
 	return 0;
 }
 
-/* pages[]: a dynamic array of the kernel's unsigned long, one per node. */
+/*
+ * pages[]: a dynamic array of the kernel's unsigned long, one per node.
+ * Its descriptor (length << 16 | offset) is read like any field, bounds
+ * checked: libtraceevent's tep_get_field_raw() reads it unchecked.
+ */
 static int on_mm_stats(struct tracecmd_input *h, struct tep_event *ev,
 		       struct tep_record *rec, int cpu, void *data)
 {
 	unsigned long pages[AN_MAX_NODES];
 	struct tep_format_field *f = tep_find_field(ev, "pages");
-	int size = tep_get_long_size(ev->tep), len, n;
-	long long v[1];
+	int size = tep_get_long_size(ev->tep), off, len, n;
+	long long v[2];
 	char *raw;
 
-	if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || !FIELDS(ev, rec, "tgid") ||
+	if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || !FIELDS(ev, rec, "tgid", "pages") ||
 	    (size != 4 && size != 8))
 		return 0;
-	raw = tep_get_field_raw(NULL, ev, "pages", rec, &len, 0);
-	if (!raw || len <= 0 || len % size || (char *)raw + len > (char *)rec->data + rec->size ||
-	    (char *)raw < (char *)rec->data)
+	off = v[1] & 0xffff;
+	len = (v[1] >> 16) & 0xffff;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += f->offset + f->size;
+	if (len <= 0 || len % size || off + len > rec->size)
 		return 0;
+	raw = (char *)rec->data + off;
 	n = len / size < AN_MAX_NODES ? len / size : AN_MAX_NODES;
 	for (int i = 0; i < n; i++) {
 		unsigned long long x = 0;

@@ -29,6 +29,10 @@ for f in "$@"; do
 	trace-cmd report "$f" 2>/dev/null | sed -n 's/.*print: *[0-9a-fx]*: //p' \
 		>"$out/seed-markers/$(basename "$(dirname "$f")").txt"
 done
+# records: every event (the first byte picks one, modulo their number)
+# once with no data at all, so that any field read without a bounds check
+# faults on the first execution
+for i in $(seq 0 255); do printf "\\x$(printf %02x "$i")\\x00"; done >"$out/seed-records/empty-records"
 export LSAN_OPTIONS=suppressions=$top/analysis/fuzz/lsan.supp
 export ASAN_OPTIONS=allocator_may_return_null=1
 AN_FUZZ_FORMATS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
