@@ -95,7 +95,9 @@ const char *an_invalid_reason(const struct an_run *run)
 	static char why[320];
 
 	if (run->lost)
-		snprintf(why, sizeof(why), "%lu events lost", run->lost);
+		snprintf(why, sizeof(why), "%s%lu events lost, the first at %.1f s: the counts "
+			 "are short from there, a convergence before it stands",
+			 run->lost_unknown ? "at least " : "", run->lost, an_seconds(run, run->lost_ts));
 	else if (run->error[0])
 		snprintf(why, sizeof(why), "bad input: %s", run->error);
 	else if (!run->started && !run->kernel_mode)
@@ -689,42 +691,77 @@ void an_page_queue(struct an_run *run, unsigned long long ts, bool queued)
 {
 	seen(run, ts);
 	if (queued)
-		run->cost.queue_entries++;
+		run->cost.ledger.queued++;
 	else
-		run->cost.queue_full++;
+		run->cost.ledger.refused++;
+}
+
+void an_detail_queue(struct an_run *run, unsigned long long ts, bool queued)
+{
+	seen(run, ts);
+	if (queued)
+		run->cost.detail.queued++;
+	else
+		run->cost.detail.refused++;
 }
 
 const char *const an_dequeue_reasons[AN_DQ_NR] = {
-	"isolated", "gone", "moved", "shared", "cancelled", "busy", "flushed", "other"
+	"isolated", "gone", "moved", "shared", "cancelled", "busy", "flushed"
 };
 
-void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated,
-		     const char *reason)
+void an_migrate_batch(struct an_run *run, unsigned long long ts, const struct an_batch *b)
+{
+	unsigned long dropped = 0;
+
+	seen(run, ts);
+	for (int r = AN_DQ_ISOLATED + 1; r < AN_DQ_NR; r++)
+		dropped += b->dropped[r];
+	if (dropped > b->entries || b->succeeded + b->failed != b->isolated) {
+		bad_input(run, "autonuma_migrate_batch's counts do not add up", "");
+		return;
+	}
+	run->cost.ledger.dequeued[AN_DQ_ISOLATED] += b->entries - dropped;
+	for (int r = AN_DQ_ISOLATED + 1; r < AN_DQ_NR; r++)
+		run->cost.ledger.dequeued[r] += b->dropped[r];
+	run->cost.ledger.isolated += b->isolated;
+	run->cost.migrated += b->succeeded;
+	run->cost.migrate_failed += b->failed;
+	run->cost.migrate_ns += b->ns;
+}
+
+void an_detail_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated,
+		       const char *reason)
 {
 	int r = 0;
 
 	seen(run, ts);
-	while (r < AN_DQ_OTHER && (!reason || strcmp(reason, an_dequeue_reasons[r])))
+	while (r < AN_DQ_NR && (!reason || strcmp(reason, an_dequeue_reasons[r])))
 		r++;
-	run->cost.dequeue_entries++;
-	run->cost.dequeued[r]++;
-	run->cost.dequeue_isolated += isolated;
+	if (r == AN_DQ_NR) {
+		bad_input(run, "autonuma_page_dequeue: a reason this analysis does not know",
+			  reason ? reason : "(none)");
+		return;
+	}
+	run->cost.detail.dequeued[r]++;
+	run->cost.detail.isolated += isolated;
 }
 
-void an_migrate_batch(struct an_run *run, unsigned long long ts, unsigned long isolated,
-		      unsigned long succeeded, unsigned long failed, unsigned long long ns)
+unsigned long an_ledger_dequeued(const struct an_ledger *l)
 {
-	seen(run, ts);
-	run->cost.batch_isolated += isolated;
-	run->cost.migrated += succeeded;
-	run->cost.migrate_failed += failed;
-	run->cost.migrate_ns += ns;
+	unsigned long n = 0;
+
+	for (int r = 0; r < AN_DQ_NR; r++)
+		n += l->dequeued[r];
+	return n;
 }
 
 void an_lost(struct an_run *run, unsigned long long ts, unsigned long nr)
 {
 	seen(run, ts);
+	if (!run->lost || ts < run->lost_ts)
+		run->lost_ts = ts;
 	run->lost += nr ? nr : 1;
+	run->lost_unknown |= !nr;
 }
 
 /* A process sampled by knuma_scand's pass: the kernel-only measure. */

@@ -59,14 +59,22 @@ struct an_page {
 };
 
 /*
- * Why knuma_migrated took an entry off a queue (autonuma_page_dequeue's
- * reason): isolated for migration, or dropped, and why.
+ * What became of the queue entries knuma_migrated took (counted by
+ * autonuma_migrate_batch): isolated for migration, or dropped, and why.
  */
 enum an_dequeue_reason {
 	AN_DQ_ISOLATED, AN_DQ_GONE, AN_DQ_MOVED, AN_DQ_SHARED, AN_DQ_CANCELLED,
-	AN_DQ_BUSY, AN_DQ_FLUSHED, AN_DQ_OTHER, AN_DQ_NR
+	AN_DQ_BUSY, AN_DQ_FLUSHED, AN_DQ_NR
 };
 extern const char *const an_dequeue_reasons[AN_DQ_NR];
+
+/*
+ * knuma_migrated's ledger: entries queued and refused, entries taken off
+ * the queues by what became of them, and the pages isolated.
+ */
+struct an_ledger {
+	unsigned long queued, refused, dequeued[AN_DQ_NR], isolated;
+};
 
 struct an_vmstat {
 	unsigned long pte_updates, hint_faults, hint_faults_local, pages_migrated;
@@ -81,10 +89,11 @@ struct an_cost {
 	unsigned long placements, task_moves, balance_passes, balance_cpus;
 	unsigned long long scan_ns, migrate_ns, balance_ns;
 	unsigned long pingpong_pages;
-	/* knuma_migrated's ledger: queue entries in, entries out by reason, pages */
-	unsigned long queue_entries, queue_full, dequeue_entries, dequeue_isolated;
-	unsigned long dequeued[AN_DQ_NR];
-	unsigned long batch_isolated;
+	/*
+	 * knuma_migrated's ledger from the hinting faults' actions and the
+	 * batches; and from the per-page events (autonuma_detail), if recorded
+	 */
+	struct an_ledger ledger, detail;
 	/* the scheduler's: migrations of the workload's threads, and upstream's */
 	unsigned long thread_migrations, upstream_moves;
 };
@@ -109,6 +118,8 @@ struct an_run {
 	struct an_vmstat vm_start, vm_end;
 	const char *counter_down;	/* a vmstat counter that went down, if any */
 	unsigned long lost;		/* events lost in the ring buffer */
+	bool lost_unknown;		/* ... some of them in a loss of unknown size */
+	unsigned long long lost_ts;	/* the first loss */
 
 	struct an_proc *procs;
 	int nr_procs;
@@ -146,12 +157,25 @@ void an_mm_stats(struct an_run *run, unsigned long long ts, int tgid,
 		 const unsigned long *pages, int nr_nodes);
 void an_scan(struct an_run *run, unsigned long long ts, unsigned long pages,
 	     unsigned long long ns);
-void an_migrate_batch(struct an_run *run, unsigned long long ts, unsigned long isolated,
-		      unsigned long succeeded, unsigned long failed, unsigned long long ns);
+/*
+ * autonuma_migrate_batch: the entries knuma_migrated took off its queues
+ * (dropped[AN_DQ_ISOLATED] is unused: entries less the dropped ones were
+ * isolated) and the pages isolated, migrated and not.
+ */
+struct an_batch {
+	unsigned long entries, dropped[AN_DQ_NR];
+	unsigned long isolated, succeeded, failed;
+	unsigned long long ns;
+};
+void an_migrate_batch(struct an_run *run, unsigned long long ts, const struct an_batch *b);
+/* A hinting fault queued its page (action "queue") or was refused ("refused"). */
 void an_page_queue(struct an_run *run, unsigned long long ts, bool queued);
-/* REASON: the event's symbolic name; one this model does not know is "other". */
-void an_page_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated,
-		     const char *reason);
+/* autonuma_detail's per-page events: a page queued, an entry dequeued */
+void an_detail_queue(struct an_run *run, unsigned long long ts, bool queued);
+/* REASON: the event's symbolic name; one this model does not know is bad input. */
+void an_detail_dequeue(struct an_run *run, unsigned long long ts, unsigned long isolated,
+		       const char *reason);
+unsigned long an_ledger_dequeued(const struct an_ledger *l);
 void an_placement(struct an_run *run, unsigned long long ts);
 /* autonuma_task_migrate: the stopper ran; the task is on cpu now. */
 void an_task_moved(struct an_run *run, unsigned long long ts, int pid, int cpu, bool moved);

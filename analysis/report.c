@@ -18,6 +18,17 @@ static bool autonuma_traced(const struct an_run *run)
 	return run->cost.hinting_faults || run->cost.scan_pages || run->cost.balance_passes;
 }
 
+/* "NAME: Q entries queued (R refused) = I isolated + G gone + ... + S still queued; P pages isolated" */
+static void print_ledger(FILE *out, const char *name, const struct an_ledger *l)
+{
+	fprintf(out, "%s: %lu entries queued (%lu refused) =", name, l->queued, l->refused);
+	for (int r = 0; r < AN_DQ_NR; r++)
+		if (r <= AN_DQ_CANCELLED || l->dequeued[r])
+			fprintf(out, "%s %lu %s", r ? " +" : "", l->dequeued[r], an_dequeue_reasons[r]);
+	fprintf(out, " + %ld still queued; %lu pages isolated",
+		(long)(l->queued - an_ledger_dequeued(l)), l->isolated);
+}
+
 void an_summarize(const struct an_run *run, const char *file, struct an_summary *s)
 {
 	const struct an_cost *c = &run->cost;
@@ -120,14 +131,12 @@ void report_table(FILE *out, const char *file, const struct an_run *run)
 		c->balance_passes ? (double)c->balance_ns / c->balance_passes : 0,
 		c->balance_passes ? (double)c->balance_cpus / c->balance_passes : 0,
 		c->placements, c->task_moves);
-	fprintf(out, "knuma_migrated ledger: %lu entries queued (%lu refused, queue full) =",
-		c->queue_entries, c->queue_full);
-	for (int r = 0; r < AN_DQ_NR; r++)
-		if (r <= AN_DQ_CANCELLED || c->dequeued[r])
-			fprintf(out, "%s %lu %s", r ? " +" : "", c->dequeued[r], an_dequeue_reasons[r]);
-	fprintf(out, " + %ld still queued; pages: %lu isolated at dequeue, %lu by the batches = "
-		"%lu migrated + %lu failed\n", (long)(c->queue_entries - c->dequeue_entries),
-		c->dequeue_isolated, c->batch_isolated, c->migrated, c->migrate_failed);
+	print_ledger(out, "knuma_migrated ledger", &c->ledger);
+	fprintf(out, " = %lu migrated + %lu failed\n", c->migrated, c->migrate_failed);
+	if (c->detail.queued + c->detail.refused + an_ledger_dequeued(&c->detail)) {
+		print_ledger(out, "per-page events (autonuma_detail)", &c->detail);
+		fputc('\n', out);
+	}
 }
 
 void report_csv_header(FILE *out)
@@ -183,6 +192,15 @@ static void json_number(FILE *out, double x)
 		fprintf(out, "%.2f", x);
 }
 
+static void json_ledger(FILE *out, const char *name, const struct an_ledger *l)
+{
+	fprintf(out, "\"%s\": {\"queued\": %lu, \"refused\": %lu, \"isolated\": %lu, \"dequeued\": {",
+		name, l->queued, l->refused, l->isolated);
+	for (int r = 0; r < AN_DQ_NR; r++)
+		fprintf(out, "%s\"%s\": %lu", r ? ", " : "", an_dequeue_reasons[r], l->dequeued[r]);
+	fprintf(out, "}}");
+}
+
 static void json_seconds(FILE *out, double s)
 {
 	if (s == AN_NEVER)
@@ -217,18 +235,16 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 		"\"autonuma_hinting_faults\": %lu, \"autonuma_migrated\": %lu, "
 		"\"autonuma_migrate_failed\": %lu, \"autonuma_migrate_ms\": %.3f, "
 		"\"pingpong_pages\": %lu, \"balance_passes\": %lu, \"balance_cpus\": %lu, \"balance_ms\": %.3f, "
-		"\"placements\": %lu, \"task_moves\": %lu, \"queue_entries\": %lu, "
-		"\"queue_full\": %lu, \"dequeue_entries\": %lu, \"dequeue_isolated\": %lu, "
-		"\"batch_isolated\": %lu, \"dequeued\": {",
+		"\"placements\": %lu, \"task_moves\": %lu,\n  ",
 		c->vm.pte_updates, c->vm.hint_faults, c->vm.hint_faults_local, c->vm.pages_migrated,
 		c->thread_migrations, c->upstream_moves, c->scan_pages, c->scan_ns / 1e6,
 		c->hinting_faults, c->migrated, c->migrate_failed, c->migrate_ns / 1e6,
 		c->pingpong_pages, c->balance_passes, c->balance_cpus, c->balance_ns / 1e6,
-		c->placements, c->task_moves, c->queue_entries, c->queue_full, c->dequeue_entries,
-		c->dequeue_isolated, c->batch_isolated);
-	for (int r = 0; r < AN_DQ_NR; r++)
-		fprintf(out, "%s\"%s\": %lu", r ? ", " : "", an_dequeue_reasons[r], c->dequeued[r]);
-	fprintf(out, "}},\n \"processes\": [");
+		c->placements, c->task_moves);
+	json_ledger(out, "ledger", &c->ledger);
+	fprintf(out, ",\n  ");
+	json_ledger(out, "detail", &c->detail);
+	fprintf(out, "},\n \"processes\": [");
 	for (int i = 0; i < run->nr_procs; i++) {
 		const struct an_proc *p = &run->procs[i];
 

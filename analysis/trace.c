@@ -46,6 +46,30 @@ static bool fields(struct tep_event *ev, struct tep_record *rec, const char **na
 	return true;
 }
 
+/*
+ * The name __print_symbolic() gives value V of field NAME in EV's format:
+ * the trace file defines the names, so the kernel's enum order is not
+ * assumed here.  NULL if the format has no such symbol.
+ */
+static const char *symbol(struct tep_event *ev, const char *name, long long v)
+{
+	for (struct tep_print_arg *a = ev->print_fmt.args; a; a = a->next) {
+		struct tep_print_arg *f = a->type == TEP_PRINT_SYMBOL ? a->symbol.field : NULL;
+
+		if (f && f->type == TEP_PRINT_TYPE)
+			f = f->typecast.item;
+		if (!f || f->type != TEP_PRINT_FIELD || !f->field.name || strcmp(f->field.name, name))
+			continue;
+		for (struct tep_print_flag_sym *s = a->symbol.symbols; s; s = s->next) {
+			char *end;
+
+			if (s->value && s->str && strtoll(s->value, &end, 0) == v && !*end)
+				return s->str;
+		}
+	}
+	return NULL;
+}
+
 static int on_print(struct tracecmd_input *h, struct tep_event *ev,
 		    struct tep_record *rec, int cpu, void *data)
 {
@@ -85,12 +109,18 @@ static int on_upstream_move(struct tracecmd_input *h, struct tep_event *ev,
 static int on_hinting_fault(struct tracecmd_input *h, struct tep_event *ev,
 			    struct tep_record *rec, int cpu, void *data)
 {
-	long long v[6];
+	long long v[7];
+	const char *action;
 
-	if (FIELDS(ev, rec, "pid", "tgid", "index", "page_nid", "cpu_nid", "nr"))
-		an_hinting_fault(data, rec->ts, &(struct an_fault){
-			.pid = v[0], .tgid = v[1], .index = v[2], .page_nid = v[3],
-			.cpu_nid = v[4], .nr = v[5], .cpu = rec->cpu });
+	if (!FIELDS(ev, rec, "pid", "tgid", "index", "page_nid", "cpu_nid", "nr", "action"))
+		return 0;
+	an_hinting_fault(data, rec->ts, &(struct an_fault){
+		.pid = v[0], .tgid = v[1], .index = v[2], .page_nid = v[3],
+		.cpu_nid = v[4], .nr = v[5], .cpu = rec->cpu });
+	/* knuma_migrated's ledger: what the fault did with its page */
+	action = symbol(ev, "action", v[6]);
+	if (action && (!strcmp(action, "queue") || !strcmp(action, "refused")))
+		an_page_queue(data, rec->ts, !strcmp(action, "queue"));
 	return 0;
 }
 
@@ -142,54 +172,36 @@ static int on_scan(struct tracecmd_input *h, struct tep_event *ev,
 static int on_batch(struct tracecmd_input *h, struct tep_event *ev,
 		    struct tep_record *rec, int cpu, void *data)
 {
-	long long v[4];
+	long long v[11];
 
-	if (FIELDS(ev, rec, "isolated", "succeeded", "failed", "ns"))
-		an_migrate_batch(data, rec->ts, v[0], v[1], v[2], v[3]);
+	if (!FIELDS(ev, rec, "entries", "gone", "moved", "shared", "cancelled", "busy", "flushed",
+		    "isolated", "succeeded", "failed", "ns"))
+		return 0;
+	an_migrate_batch(data, rec->ts, &(struct an_batch){
+		.entries = v[0],
+		.dropped = { [AN_DQ_GONE] = v[1], [AN_DQ_MOVED] = v[2], [AN_DQ_SHARED] = v[3],
+			     [AN_DQ_CANCELLED] = v[4], [AN_DQ_BUSY] = v[5], [AN_DQ_FLUSHED] = v[6] },
+		.isolated = v[7], .succeeded = v[8], .failed = v[9], .ns = v[10] });
 	return 0;
 }
 
-static int on_queue(struct tracecmd_input *h, struct tep_event *ev,
-		    struct tep_record *rec, int cpu, void *data)
+static int on_detail_queue(struct tracecmd_input *h, struct tep_event *ev,
+			   struct tep_record *rec, int cpu, void *data)
 {
 	long long v[1];
 
 	if (FIELDS(ev, rec, "queued"))
-		an_page_queue(data, rec->ts, v[0]);
+		an_detail_queue(data, rec->ts, v[0]);
 	return 0;
 }
 
-/*
- * The name __print_symbolic() gives value V of field NAME in EV's format:
- * the trace file defines the names, so the kernel's enum order is not
- * assumed here.  NULL if the format has no such symbol.
- */
-static const char *symbol(struct tep_event *ev, const char *name, long long v)
-{
-	for (struct tep_print_arg *a = ev->print_fmt.args; a; a = a->next) {
-		struct tep_print_arg *f = a->type == TEP_PRINT_SYMBOL ? a->symbol.field : NULL;
-
-		if (f && f->type == TEP_PRINT_TYPE)
-			f = f->typecast.item;
-		if (!f || f->type != TEP_PRINT_FIELD || !f->field.name || strcmp(f->field.name, name))
-			continue;
-		for (struct tep_print_flag_sym *s = a->symbol.symbols; s; s = s->next) {
-			char *end;
-
-			if (s->value && s->str && strtoll(s->value, &end, 0) == v && !*end)
-				return s->str;
-		}
-	}
-	return NULL;
-}
-
-static int on_dequeue(struct tracecmd_input *h, struct tep_event *ev,
-		      struct tep_record *rec, int cpu, void *data)
+static int on_detail_dequeue(struct tracecmd_input *h, struct tep_event *ev,
+			     struct tep_record *rec, int cpu, void *data)
 {
 	long long v[2];
 
 	if (FIELDS(ev, rec, "nr", "reason"))
-		an_page_dequeue(data, rec->ts, v[0], symbol(ev, "reason", v[1]));
+		an_detail_dequeue(data, rec->ts, v[0], symbol(ev, "reason", v[1]));
 	return 0;
 }
 
@@ -244,12 +256,12 @@ static const struct follow {
 	{ "autonuma", "autonuma_hinting_fault", on_hinting_fault },
 	{ "autonuma", "autonuma_scan_mm", on_scan },
 	{ "autonuma", "autonuma_mm_stats", on_mm_stats },
-	{ "autonuma", "autonuma_page_queue", on_queue },
-	{ "autonuma", "autonuma_page_dequeue", on_dequeue },
 	{ "autonuma", "autonuma_migrate_batch", on_batch },
 	{ "autonuma", "autonuma_task_placement", on_placement },
 	{ "autonuma", "autonuma_task_migrate", on_task_migrate },
 	{ "autonuma", "autonuma_balance_cost", on_balance },
+	{ "autonuma_detail", "autonuma_page_queue", on_detail_queue },
+	{ "autonuma_detail", "autonuma_page_dequeue", on_detail_dequeue },
 };
 
 bool an_follow_record(struct tep_event *ev, struct tep_record *rec, struct an_run *run)

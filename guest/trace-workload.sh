@@ -15,23 +15,30 @@ shift
 sampler=${NUMA_SAMPLE:-$(dirname "$0")/../build/workloads/numa-sample}
 [ -x "$sampler" ] || { echo "trace-workload: $sampler missing: make workloads" >&2; exit 1; }
 
+# read_profile FILE: its events into events[]; "include NAME" reads the
+# profile NAME (beside FILE) there.
+read_profile() {
+	local word arg optional
+	while read -r word arg; do
+		case $word in
+		'' | '#'*) continue ;;
+		buffer_kb) buffer_kb=$arg; continue ;;
+		include) read_profile "$(dirname "$1")/$arg"; continue ;;
+		esac
+		optional=0
+		[ "${word#\?}" = "$word" ] || { optional=1; word=${word#\?}; }
+		if [ -e "/sys/kernel/tracing/events/${word/://}" ]; then
+			events+=(-e "$word")
+		elif [ $optional = 1 ]; then
+			echo "trace-workload: this kernel has no $word events; not recorded"
+		else
+			echo "trace-workload: this kernel has no $word events" >&2
+			exit 1
+		fi
+	done < "$1"
+}
 events=() buffer_kb=4096
-while read -r word arg; do
-	case $word in
-	'' | '#'*) continue ;;
-	buffer_kb) buffer_kb=$arg; continue ;;
-	esac
-	optional=0
-	[ "${word#\?}" = "$word" ] || { optional=1; word=${word#\?}; }
-	if [ -e "/sys/kernel/tracing/events/${word/://}" ]; then
-		events+=(-e "$word")
-	elif [ $optional = 1 ]; then
-		echo "trace-workload: this kernel has no $word events; not recorded"
-	else
-		echo "trace-workload: this kernel has no $word events" >&2
-		exit 1
-	fi
-done < "$profile"
+read_profile "$profile"
 [ ${#events[@]} -gt 0 ] || { echo "trace-workload: no events to record" >&2; exit 1; }
 
 # Record into guest memory: trace-cmd splices, which 9p does not support.

@@ -4,10 +4,11 @@
 # its own boot under trace-cmd; then `noautonuma` and the one-node topology.
 # A run passes when the guest's scenario passes, the console has no kernel
 # error report (boot.sh), no event was lost, and the knuma_migrated ledger
-# balances: entries queued = isolated + dropped (by reason) + still queued,
-# with none still queued (AutoNUMA is enabled and disabled inside the trace,
-# so queues start and end empty), the pages isolated at dequeue are the
-# pages the batches isolated, and those are migrated + failed.  Prints the
+# balances: entries queued (the hinting faults' actions) = isolated +
+# dropped (by reason, the batches' counts) + still queued, with none still
+# queued (AutoNUMA is enabled and disabled inside the trace, so queues
+# start and end empty), and the pages the batches isolated are migrated +
+# failed.  Prints the
 # matrix with durations; fails if a run did.
 #
 # usage: stress-matrix.sh OUTDIR [SCENARIO...]   (default: all)
@@ -31,15 +32,17 @@ ledger() {
 import json, sys
 r = json.load(open(sys.argv[1]))
 c = r["cost"]
-q, d, by = c["queue_entries"], c["dequeue_entries"], c["dequeued"]
-iso, biso, mig, fail = c["dequeue_isolated"], c["batch_isolated"], c["autonuma_migrated"], c["autonuma_migrate_failed"]
+q, by = c["ledger"]["queued"], c["ledger"]["dequeued"]
+d = sum(by.values())
+biso, mig, fail = c["ledger"]["isolated"], c["autonuma_migrated"], c["autonuma_migrate_failed"]
 dropped = {k: v for k, v in by.items() if k != "isolated" and v}
 text = "%d queued = %d isolated + %d dropped (%s) + %d still queued; %d pages isolated = %d migrated + %d failed" % (
     q, by["isolated"], sum(dropped.values()), " ".join("%s %d" % kv for kv in dropped.items()) or "none",
     q - d, biso, mig, fail)
-ok = (q == d and sum(by.values()) == d and not by["other"] and iso == biso and biso == mig + fail
-      and r["lost_events"] == 0)
-print(("ok: " if ok else "BROKEN: ") + text + ("" if r["lost_events"] == 0 else ", %d events lost" % r["lost_events"]))
+bad = (r["invalid_reason"] or "").startswith("bad input")
+ok = q == d and biso == mig + fail and r["lost_events"] == 0 and not bad
+print(("ok: " if ok else "BROKEN: ") + text + ("" if r["lost_events"] == 0 else ", %d events lost" % r["lost_events"])
+      + (", " + r["invalid_reason"] if bad else ""))
 EOF
 }
 

@@ -219,13 +219,17 @@ static void test_lost_events(void)
 	an_lost(&run, S(1.5), 42);
 	end(&run, 2);
 	ok(!an_valid(&run) && run.lost == 42, "lost events make the run invalid");
+	ok(!strcmp(an_invalid_reason(&run), "42 events lost, the first at 1.5 s: the counts are short "
+		   "from there, a convergence before it stands"), "... saying how many, from when (%s)",
+	   an_invalid_reason(&run));
 	an_free(&run);
 
 	start(&run, 0);
 	sample(&run, 1, 1, 100, "101:0:10", 1000, 0);
 	an_lost(&run, S(1.5), 0);
 	end(&run, 2);
-	ok(!an_valid(&run) && run.lost == 1, "events lost, count unknown: invalid all the same");
+	ok(!an_valid(&run) && run.lost == 1 && !strncmp(an_invalid_reason(&run), "at least 1 events lost", 22),
+	   "events lost, count unknown: invalid all the same, at least one");
 	an_free(&run);
 
 	start(&run, 0);
@@ -310,10 +314,9 @@ static void test_cost_events(void)
 	an_page_queue(&run, S(1), true);
 	an_page_queue(&run, S(1), true);
 	an_page_queue(&run, S(1), false);
-	an_page_dequeue(&run, S(2), 512, "isolated");
-	an_page_dequeue(&run, S(2), 0, "cancelled");
-	an_page_dequeue(&run, S(2), 0, "no-such-reason");
-	an_migrate_batch(&run, S(2), 503, 500, 3, 100000);
+	an_migrate_batch(&run, S(2), &(struct an_batch){ .entries = 3,
+		.dropped = { [AN_DQ_CANCELLED] = 1, [AN_DQ_GONE] = 1 },
+		.isolated = 503, .succeeded = 500, .failed = 3, .ns = 100000 });
 	an_balance(&run, S(2), 2000, 2);
 	an_balance(&run, S(3), 4000, 4);
 	an_placement(&run, S(3));
@@ -322,13 +325,32 @@ static void test_cost_events(void)
 	an_upstream_move(&run, S(3));
 	end(&run, 4);
 	ok(run.cost.scan_pages == 2048 && run.cost.scan_ns == 12000, "scan totals");
-	ok(run.cost.migrated == 500 && run.cost.migrate_failed == 3 && run.cost.batch_isolated == 503,
+	ok(run.cost.migrated == 500 && run.cost.migrate_failed == 3,
 	   "migration totals");
-	ok(run.cost.queue_entries == 2 && run.cost.queue_full == 1 && run.cost.dequeue_entries == 3 &&
-	   run.cost.dequeue_isolated == 512, "queue ledger");
-	ok(run.cost.dequeued[AN_DQ_ISOLATED] == 1 && run.cost.dequeued[AN_DQ_CANCELLED] == 1 &&
-	   run.cost.dequeued[AN_DQ_OTHER] == 1 && run.cost.dequeued[AN_DQ_FLUSHED] == 0,
-	   "dequeues counted by reason, an unknown one as other");
+	ok(run.cost.ledger.queued == 2 && run.cost.ledger.refused == 1 &&
+	   an_ledger_dequeued(&run.cost.ledger) == 3 && run.cost.ledger.isolated == 503, "queue ledger");
+	ok(run.cost.ledger.dequeued[AN_DQ_ISOLATED] == 1 && run.cost.ledger.dequeued[AN_DQ_CANCELLED] == 1 &&
+	   run.cost.ledger.dequeued[AN_DQ_GONE] == 1 && run.cost.ledger.dequeued[AN_DQ_FLUSHED] == 0,
+	   "dequeues counted by reason, the isolated ones as the rest");
+	ok(!run.error[0], "consistent batches: no complaint");
+	an_migrate_batch(&run, S(3), &(struct an_batch){ .entries = 1,
+		.dropped = { [AN_DQ_BUSY] = 2 } });
+	ok(an_invalid_reason(&run) && strstr(an_invalid_reason(&run), "do not add up") &&
+	   an_ledger_dequeued(&run.cost.ledger) == 3,
+	   "a batch dropping more entries than it took: invalid, not counted");
+	run.error[0] = 0;
+	an_migrate_batch(&run, S(3), &(struct an_batch){ .entries = 1, .isolated = 512,
+		.succeeded = 500, .failed = 1 });
+	ok(run.error[0] && run.cost.ledger.isolated == 503,
+	   "a batch whose migrated + failed are not its isolated pages: invalid, not counted");
+	an_detail_queue(&run, S(3), true);
+	an_detail_queue(&run, S(3), false);
+	an_detail_dequeue(&run, S(3), 512, "isolated");
+	an_detail_dequeue(&run, S(3), 0, "busy");
+	ok(run.cost.detail.queued == 1 && run.cost.detail.refused == 1 &&
+	   run.cost.detail.dequeued[AN_DQ_ISOLATED] == 1 && run.cost.detail.dequeued[AN_DQ_BUSY] == 1 &&
+	   run.cost.detail.isolated == 512 && run.cost.ledger.queued == 2,
+	   "per-page events: a ledger of their own");
 	ok(run.cost.balance_passes == 2 && run.cost.balance_ns == 6000 && run.cost.balance_cpus == 6,
 	   "balance totals");
 	ok(run.cost.placements == 1 && run.cost.task_moves == 1 && run.cost.upstream_moves == 1,
