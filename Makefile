@@ -110,7 +110,8 @@ stress: initramfs workloads analysis
 export-series:
 	harness/export-series.sh $(SRC) series/series patches
 
-# Every prefix of the series compiles the objects its last patch touches.
+# Every prefix of the series compiles the objects its last patch touches
+# (FROM=K: the prefixes from the K-th patch on).
 bisect-check: deps
 	harness/bisect-check.sh series/series patches $(FRAGMENTS)
 

@@ -7,6 +7,7 @@
 # too).  Stops at the first prefix that does not build.
 #
 # usage: bisect-check.sh SERIES PATCHDIR FRAGMENT...
+#   FROM=K checks the prefixes K..N only (the earlier ones unchanged).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 series=$1 patchdir=$2
@@ -17,7 +18,7 @@ mkdir -p "$work"
 
 mapfile -t patches < <("$here/series-list.sh" "$series")
 [ ${#patches[@]} -gt 0 ] || { echo "bisect-check: the series is empty"; exit 0; }
-for k in $(seq 1 ${#patches[@]}); do
+for k in $(seq "${FROM:-1}" ${#patches[@]}); do
 	p=${patches[$((k - 1))]}
 	printf '%s\n' "${patches[@]:0:$k}" > "$work/series"
 	"$here/kernel-tree.sh" "$src" "$work/series" "$patchdir" >/dev/null
