@@ -2,6 +2,9 @@
 # Fail (exit 1) if a guest console log holds a kernel error report: BUG, WARNING,
 # Oops, a call trace, lockdep, KASAN/UBSAN/KFENCE, a panic, a soft/hard lockup,
 # an RCU stall or a hung task.  Prints each offending line with its line number.
+# CONSOLE_ALLOW_OOM=1 (a run that OOM-kills on purpose): the OOM killer's own
+# reports, from "invoked oom-killer" to its "Killed process" line (at most
+# 400 lines), are left out; everything else is checked.
 # usage: check-console.sh CONSOLE_LOG
 set -uo pipefail
 log=$1
@@ -19,7 +22,15 @@ args=()
 for p in "${patterns[@]}"; do args+=(-e "$p"); done
 # Only kernel lines (PRINTK_TIME stamps them): the job's own output shares the
 # console and may say "WARNING:" without anything being wrong in the kernel.
-if hits=$(grep -n -E '^\[ *[0-9]+\.[0-9]+\] ' "$log" | grep -F "${args[@]}"); then
+kernel_lines() {
+	grep -n -E '^\[ *[0-9]+\.[0-9]+\] ' "$log" |
+		if [ "${CONSOLE_ALLOW_OOM:-0}" = 1 ]; then
+			awk '/ invoked oom-killer: / { oom = 400 } oom { oom--; if (/ Killed process /) oom = 0; next } 1'
+		else
+			cat
+		fi
+}
+if hits=$(kernel_lines | grep -F "${args[@]}"); then
 	echo "check-console: kernel error report in $log:" >&2
 	head -20 <<<"$hits" >&2
 	exit 1

@@ -17,7 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 shift
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(churn mm policy hotplug pressure knobs switch)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(churn mm policy hotplug pressure knobs switch oom)
 report=${REPORT:-$top/build/analysis/autonuma-report}
 w=${WORKLOADS:-$top/build/workloads}
 profile=$top/tracepoints/profiles/default.profile
@@ -58,7 +58,9 @@ for s in "${scenarios[@]}"; do
 		result=ok led=-
 		topo=2node
 		[ "$s" != pressure ] || topo=2node-512m	# a small node fills fast
-		if ! TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" "$topo" "$dir" \
+		allow_oom=0
+		[ "$s" != oom ] || allow_oom=1	# its OOM report's call trace is expected
+		if ! CONSOLE_ALLOW_OOM=$allow_oom TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" "$topo" "$dir" \
 			env BALANCE_VARIANT="autonuma-$path" "$top/guest/trace-workload.sh" "$profile" \
 			"$top/tests/guest/stress-scenario.sh" "$s" "$path" "$w" >"$dir.log" 2>&1; then
 			result="FAILED ($(grep -h -m1 -E 'FAILED|BUG|WARNING|lockdep|KASAN|timeout|failed' \

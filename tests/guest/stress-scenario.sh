@@ -17,7 +17,11 @@
 #   pressure  node 1 filled to near its watermarks by a bound hog, then
 #             stream's threads run there: migration backs off, no OOM kill
 #   knobs     random valid and invalid sysfs writes, the path switched,
-#             under load: errors change nothing
+#             under load: errors change nothing; no file takes a write
+#             from a user other than root, every file reads
+#   oom       stream OOM-killed by its memory cgroup's limit while its
+#             pages are queued and migrated: queues drained (the ledger),
+#             nothing left isolated
 #   switch    upstream NUMA balancing enabled while AutoNUMA runs (refused)
 #             and the reverse, under load
 set -euo pipefail
@@ -149,7 +153,49 @@ knobs)
 	echo 100 > $A/knuma_migrated/migrate_sleep_millisecs
 	echo 10 > $A/scheduler/balance_interval_millisecs
 	wait $s || fail "stream's check"
-	say "$n random writes, $refused refused with the value unchanged" ;;
+	say "$n random writes, $refused refused with the value unchanged"
+	# unprivileged: every file reads, no write is taken (EACCES), the
+	# value stays (AutoNUMA stopped, so that its counters do too)
+	echo 0 > $A/enabled
+	sleep 1
+	files=0
+	for f in $(find $A -type f); do
+		read -r before <"$f"
+		setpriv --reuid=65534 --regid=65534 --clear-groups cat "$f" >/dev/null ||
+			fail "$f: nobody cannot read it"
+		err=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+			sh -c 'echo 1 > "$1"' sh "$f" 2>&1) && fail "$f: nobody wrote to it"
+		[[ $err == *"Permission denied"* ]] || fail "$f: nobody's write failed with '$err', not EACCES"
+		read -r after <"$f"
+		[ "$after" = "$before" ] || fail "$f: changed by nobody's refused write"
+		files=$((files + 1))
+	done
+	echo 1 > $A/enabled
+	say "$files files: read by nobody, every write by nobody refused (EACCES), unchanged" ;;
+oom)
+	cg=/sys/fs/cgroup
+	mountpoint -q $cg || mount -t cgroup2 none $cg
+	echo +memory > $cg/cgroup.subtree_control
+	mkdir -p $cg/oom
+	migrated() { cat $A/knuma_migrated/pages_migrated; }
+	m0=$(migrated)
+	sh -c 'echo $$ > /sys/fs/cgroup/oom/cgroup.procs; exec "$@"' sh \
+		"$w/stream" -p 1 -t 2 -s 128 -d 60 -b 0 -r 1 >>"$log" 2>&1 &
+	s=$!
+	# until AutoNUMA migrates its pages, then a limit far below its use
+	for _ in $(seq 240); do
+		[ "$(migrated)" -lt $((m0 + 2048)) ] || break
+		sleep 0.25
+	done
+	m1=$(migrated)
+	[ "$m1" -ge $((m0 + 2048)) ] || fail "stream's pages did not start to move in 60 s"
+	echo $((16 << 20)) > $cg/oom/memory.max
+	rc=0
+	wait $s || rc=$?
+	[ $rc = 137 ] || fail "stream was not OOM-killed (status $rc)"
+	grep -q '^oom_kill [1-9]' $cg/oom/memory.events || fail "the cgroup counts no OOM kill"
+	rmdir $cg/oom
+	say "stream OOM-killed (status $rc) $((m1 - m0)) pages into its migration, $(( $(migrated) - m0 )) at the end" ;;
 switch)
 	stream -p 2 -t 1 -s 64 -d 20 -b 0 &
 	s=$!
@@ -173,4 +219,9 @@ esac
 
 echo 0 > $A/enabled
 sleep 2		# knuma_migrated flushes its queues
+# nothing left isolated: every page knuma_migrated took went back or moved
+for t in anon file; do
+	n=$(sed -n "s/^nr_isolated_$t //p" /proc/vmstat)
+	[ "$n" = 0 ] || fail "$n $t pages still isolated"
+done
 say "$scenario ($path): ok"
