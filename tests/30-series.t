@@ -12,7 +12,7 @@ if [ ${#patches[@]} = 0 ]; then
 	echo "1..0 # SKIP the series is empty"
 	exit 0
 fi
-plan $((${#patches[@]} * 4))
+plan $((${#patches[@]} * 5))
 for p in "${patches[@]}"; do
 	f=$TOP/patches/$p
 	check "$p: From, Subject, description and Signed-off-by" awk '
@@ -37,5 +37,8 @@ for p in "${patches[@]}"; do
 		while read -r type; do grep -q "\`$type\`" "$TOP/CHANGES.md" || echo "$type"; done)
 	check "$p: every checkpatch warning is justified in CHANGES.md${unjustified:+ (not: $unjustified)}" \
 		test -z "$unjustified"
+	# a boot parameter is documented in kernel-parameters.txt (--strict)
+	strict=$("$checkpatch" --no-tree --strict --terse --show-types "$f" 2>&1)
+	check "$p: no undocumented __setup (checkpatch --strict)" eval '! grep -q UNDOCUMENTED_SETUP <<<"$strict"'
 done
 exit $((FAILS > 0))

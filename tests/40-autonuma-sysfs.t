@@ -18,6 +18,13 @@ while read -r verdict rest; do
 	esac
 done < <(cat "$r/sysfs.tap" 2>/dev/null)
 check "2node: the guest checks ran to the end" test "$status" = 0 -a "$T" -gt 50
+# Every file of the tree is in the series' ABI document, and nothing else is.
+abi=$(sed -n 's|^What:[[:space:]]*/sys/kernel/mm/autonuma/\(..*\)$|\1|p' \
+	"$TOP/build/linux/Documentation/ABI/testing/sysfs-kernel-mm-autonuma" 2>/dev/null | sort)
+undocumented=$(comm -23 "$r/sysfs-files.txt" <(echo "$abi") | tr '\n' ' ')
+stale=$(comm -13 "$r/sysfs-files.txt" <(echo "$abi") | tr '\n' ' ')
+check "2node: the ABI document has every sysfs file ($(wc -l <"$r/sysfs-files.txt") files${undocumented:+; missing: $undocumented}${stale:+; not in the tree: $stale})" \
+	test -s "$r/sysfs-files.txt" -a -z "$undocumented$stale"
 check "KUnit: the autonuma suite passed at boot" eval 'tr -d "\r" <"$r/console.log" | grep -E "^\[[ 0-9.]+\] ok [0-9]+ autonuma$" >/dev/null' 
 check "KUnit: the autonuma_sched suite passed at boot" eval 'tr -d "\r" <"$r/console.log" | grep -E "^\[[ 0-9.]+\] ok [0-9]+ autonuma_sched$" >/dev/null'
 check_fails "KUnit: no autonuma case failed" grep -Eq "not ok [0-9]+ autonuma" "$r/console.log"

@@ -26,6 +26,8 @@ knuma_scand/working_set knuma_migrated/migrate_sleep_millisecs knuma_migrated/pa
 knuma_migrated/pages_migrated knuma_migrated/defer scheduler/clone_reset scheduler/fork_reset
 scheduler/load_balance_strict scheduler/balance_mode scheduler/balance_interval_millisecs scheduler/smt"
 for f in $files; do t "$f exists and reads" test -n "$(cat "$A/$f" 2>/dev/null)"; done
+# every file of the tree, for the host's check against the ABI document
+(cd $A && find . -type f | sed 's|^\./||' | sort) > sysfs-files.txt
 
 # Defaults (alpha10's; enabled is off without AUTONUMA_DEFAULT_ENABLED).
 for kv in enabled=0 knuma_scand/scan_sleep_millisecs=100 knuma_scand/scan_sleep_pass_millisecs=5000 \
