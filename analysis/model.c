@@ -796,11 +796,25 @@ void an_mm_stats(struct an_run *run, unsigned long long ts, int tgid,
 		p->max_total = total;
 	if (!p->first_ts)
 		p->first_ts = ts;
-	for (int i = 0; i < p->nr_threads; i++)
+	bool faulted = false;
+
+	for (int i = 0; i < p->nr_threads; i++) {
 		p->ticks += p->threads[i].weight;
+		faulted |= p->threads[i].weight > 0;
+	}
+	/*
+	 * No thread faulted since the last pass (all asleep, or exiting):
+	 * nothing new on where they work, so they weigh as in the last pass
+	 * with faults, not each the same.
+	 */
+	if (!faulted)
+		for (int i = 0; i < p->nr_threads; i++)
+			p->threads[i].weight = p->threads[i].last_weight;
 	update(run, p, ts);
-	for (int i = 0; i < p->nr_threads; i++)
+	for (int i = 0; i < p->nr_threads; i++) {
+		p->threads[i].last_weight = p->threads[i].weight;
 		p->threads[i].weight = 0;
+	}
 }
 
 /* The end */

@@ -28,6 +28,8 @@ struct an_thread {
 	int tid, cpu, seq;		/* cpu: where it last ran (-1 unknown) */
 	unsigned long ticks;	/* CPU time used, at the last sample */
 	unsigned long weight;	/* CPU time used in the last interval */
+	unsigned long last_weight;	/* kernel measure: its weight in the last
+					 * pass in which any thread faulted */
 };
 
 struct an_proc {

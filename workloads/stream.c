@@ -461,6 +461,8 @@ static int run_process(const struct options *opt, int index)
 	}
 	if (opt->corrupt)
 		pr.b[pr.n / 2] += 1.0;
+	/* the check reads every page: from the run node, as the threads did */
+	bind_to_node(opt->run_node);
 	ok = check(&pr);
 	done = open_memstream(&line, &len);
 	if (!done)

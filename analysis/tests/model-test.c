@@ -560,6 +560,19 @@ static void test_kernel_mode(void)
 	near(run.convergence, 2.0, "the thread idle on node 0 stops counting after its pass");
 	an_free(&run);
 
+	/* a last pass in which no thread faulted (the process exiting) */
+	an_init(&run, 90, 256);
+	run.min_hold = 0.5;
+	fault(&run, 1, 100, 100, 0, 0, 0x2, 0, 1);	/* main thread, node 0, once */
+	fault(&run, 1, 101, 100, 2, 1, 0x1, 1, 512);
+	mm_stats(&run, 2, 100, 0, 1000);
+	fault(&run, 2.5, 101, 100, 2, 1, 0x1, 1, 512);
+	mm_stats(&run, 3, 100, 0, 1000);
+	mm_stats(&run, 4, 100, 0, 1000);		/* no fault since the last pass */
+	an_finish(&run);
+	near(run.convergence, 1.0, "a pass without faults weighs the threads as the last one did");
+	an_free(&run);
+
 	/* numa-sample's start discards the kernel's samples taken before it */
 	an_init(&run, 90, 256);
 	run.min_hold = 0.5;
