@@ -266,6 +266,7 @@ static void update(struct an_run *run, struct an_proc *p, unsigned long long ts)
 	p->points[p->nr_points++] = (struct an_point){
 		.ts = ts, .locality = p->locality,
 		.threads_home = 100.0 * weight[node] / total, .access = p->access,
+		.converged = converged,
 	};
 }
 
@@ -564,6 +565,12 @@ void an_task_moved(struct an_run *run, unsigned long long ts, int pid, int cpu, 
 
 	seen(run, ts);
 	run->cost.task_moves += moved;
+	if (moved && cpu >= 0 && cpu < AN_MAX_CPUS) {
+		unsigned long long last = run->last_move_ts[cpu];
+
+		run->cost.herd_moves += last && ts - last < AN_HERD_NS;
+		run->last_move_ts[cpu] = ts;
+	}
 	t = run->kernel_mode ? any_thread(run, pid) : NULL;
 	if (t && cpu >= 0 && cpu < AN_MAX_CPUS)
 		t->cpu = cpu;
@@ -575,6 +582,8 @@ void an_balance(struct an_run *run, unsigned long long ts, unsigned long long ns
 	seen(run, ts);
 	run->cost.balance_passes++;
 	run->cost.balance_cpus += cpus;
+	if (cpus > run->cost.balance_cpus_max)
+		run->cost.balance_cpus_max = cpus;
 	run->cost.balance_ns += ns;
 }
 

@@ -13,6 +13,8 @@
 
 #define AN_MAX_NODES	64
 #define AN_MAX_CPUS	1024
+/* two placement moves onto one CPU closer than this are a herd */
+#define AN_HERD_NS	100000000ULL
 #define AN_NEVER	(-1.0)	/* convergence time of a run that never converged */
 #define AN_MIN_HOLD	1.0	/* s a process must stay converged to count (-H) */
 
@@ -22,6 +24,7 @@ struct an_point {
 	double locality;	/* % of its pages on its threads' nodes */
 	double threads_home;	/* % of its threads' CPU time on its node */
 	double access;		/* % of its hinting-fault pages local since the last sample */
+	bool converged;		/* the convergence condition holds here */
 };
 
 struct an_thread {
@@ -89,6 +92,9 @@ struct an_cost {
 	unsigned long scan_pages, hinting_faults;
 	unsigned long migrated, migrate_failed;
 	unsigned long placements, task_moves, balance_passes, balance_cpus;
+	unsigned long balance_cpus_max;	/* the most CPUs one pass examined */
+	unsigned long herd_moves;	/* moves onto a CPU another move reached */
+					/* less than AN_HERD_NS before */
 	unsigned long long scan_ns, migrate_ns, balance_ns;
 	unsigned long pingpong_pages;
 	/*
@@ -128,6 +134,7 @@ struct an_run {
 	struct an_page *pages;		/* open addressing, nr_slots a power of 2 */
 	size_t nr_pages, nr_slots;
 	struct an_cost cost;
+	unsigned long long last_move_ts[AN_MAX_CPUS];	/* per destination CPU */
 
 	int nr_reported;		/* processes an_reported() */
 	int stream_procs;		/* stream's done lines in the trace */

@@ -125,12 +125,13 @@ void report_table(FILE *out, const char *file, const struct an_run *run)
 		c->scan_pages, c->scan_ns / 1e6, c->hinting_faults, c->migrated,
 		c->migrate_failed, c->migrate_ns / 1e6, c->pingpong_pages);
 	fprintf(out, "autonuma placement: %lu balance passes (%.1f/s) in %.2f ms (%.2f ms/s; "
-		"%.0f ns, %.1f CPUs examined per pass), %lu decisions, %lu tasks moved\n",
+		"%.0f ns, %.1f CPUs examined per pass, at most %lu), %lu decisions, %lu tasks moved "
+		"(%lu onto a CPU another move reached less than %.0f ms before)\n",
 		c->balance_passes, c->balance_passes / an_duration(run), c->balance_ns / 1e6,
 		c->balance_ns / 1e6 / an_duration(run),
 		c->balance_passes ? (double)c->balance_ns / c->balance_passes : 0,
 		c->balance_passes ? (double)c->balance_cpus / c->balance_passes : 0,
-		c->placements, c->task_moves);
+		c->balance_cpus_max, c->placements, c->task_moves, c->herd_moves, AN_HERD_NS / 1e6);
 	print_ledger(out, "knuma_migrated ledger", &c->ledger);
 	fprintf(out, " = %lu migrated + %lu failed\n", c->migrated, c->migrate_failed);
 	if (c->detail.queued + c->detail.refused + an_ledger_dequeued(&c->detail)) {
@@ -209,6 +210,15 @@ static void json_seconds(FILE *out, double s)
 		fprintf(out, "%.3f", s);
 }
 
+/* When the process was first seen converged after the workload's start. */
+static double first_converged(const struct an_run *run, const struct an_proc *p)
+{
+	for (int j = 0; j < p->nr_points; j++)
+		if (p->points[j].converged && p->points[j].ts >= run->start_ts)
+			return an_seconds(run, p->points[j].ts);
+	return AN_NEVER;
+}
+
 void report_json(FILE *out, const char *file, const struct an_run *run)
 {
 	const struct an_cost *c = &run->cost;
@@ -235,12 +245,12 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 		"\"autonuma_hinting_faults\": %lu, \"autonuma_migrated\": %lu, "
 		"\"autonuma_migrate_failed\": %lu, \"autonuma_migrate_ms\": %.3f, "
 		"\"pingpong_pages\": %lu, \"balance_passes\": %lu, \"balance_cpus\": %lu, \"balance_ms\": %.3f, "
-		"\"placements\": %lu, \"task_moves\": %lu,\n  ",
+		"\"balance_cpus_max\": %lu, \"placements\": %lu, \"task_moves\": %lu, \"herd_moves\": %lu,\n  ",
 		c->vm.pte_updates, c->vm.hint_faults, c->vm.hint_faults_local, c->vm.pages_migrated,
 		c->thread_migrations, c->upstream_moves, c->scan_pages, c->scan_ns / 1e6,
 		c->hinting_faults, c->migrated, c->migrate_failed, c->migrate_ns / 1e6,
 		c->pingpong_pages, c->balance_passes, c->balance_cpus, c->balance_ns / 1e6,
-		c->placements, c->task_moves);
+		c->balance_cpus_max, c->placements, c->task_moves, c->herd_moves);
 	json_ledger(out, "ledger", &c->ledger);
 	fprintf(out, ",\n  ");
 	json_ledger(out, "detail", &c->detail);
@@ -257,6 +267,8 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 		json_number(out, p->access);
 		fprintf(out, ", \"convergence_s\": ");
 		json_seconds(out, p->convergence);
+		fprintf(out, ", \"first_converged_s\": ");
+		json_seconds(out, first_converged(run, p));
 		fprintf(out, ", \"pages\": [");
 		for (int nid = 0; nid < run->nr_nodes; nid++)
 			fprintf(out, "%s%lu", nid ? ", " : "", p->pages[nid]);

@@ -77,10 +77,12 @@ last_interval() { sed -n "s/^stream: t=.* nodes=\([0-9.,]*\) .*/\1/p" "$runs/$1"
 check "ptemap: >= 90% of the pages on node 1 at the end of the run" ge "$(last_interval ptemap/stream.log 1)" 90
 
 check "idle: boots with nohz=off and samples SCHED softirqs" boot idle nohz=off
-# On every CPU, AutoNUMA on (lb) raises at most 5% more SCHED softirqs
-# than off over the same idle time (before the fix: every tick, +25%).
-check "idle: AutoNUMA on raises no more SCHED softirqs than off (+5%) on every CPU" \
-	awk 'NF == 2 { n++; if ($2 > $1 * 1.05) bad = 1 } END { exit bad || n != 4 }' \
+# On every CPU, AutoNUMA on (lb) raises at most 15% more SCHED softirqs
+# than off over the same idle time.  Before the fix: every tick, +25-35%
+# (2515-2529 against 1939-2030); the load balancer's own raises differ by
+# up to 7% between two idle periods under TCG on a loaded host.
+check "idle: AutoNUMA on raises no more SCHED softirqs than off (+15%) on every CPU" \
+	awk 'NF == 2 { n++; if ($2 > $1 * 1.15) bad = 1 } END { exit bad || n != 4 }' \
 	<(paste "$runs/idle/softirq.off" "$runs/idle/softirq.on")
 paste "$runs/idle/softirq.off" "$runs/idle/softirq.on" 2>/dev/null | diag
 

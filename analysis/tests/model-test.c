@@ -37,6 +37,9 @@ static void test_known_convergence(void)
 	end(&run, 4.0);
 	ok(an_valid(&run), "known convergence: valid");
 	near(run.convergence, 2.0, "converged 2 s after start (3.0 - 1.0)");
+	ok(run.procs[0].nr_points == 5 && !run.procs[0].points[2].converged &&
+	   run.procs[0].points[3].converged && run.procs[0].points[4].converged,
+	   "each sample says whether the condition held there");
 	ok(run.slowest == 100, "slowest process is 100");
 	near(run.procs[0].locality, 100, "final locality");
 	ok(run.cost.vm.pte_updates == 1000 && run.cost.vm.hint_faults == 50 &&
@@ -322,8 +325,16 @@ static void test_cost_events(void)
 	an_placement(&run, S(3));
 	an_task_moved(&run, S(3), 0, 0, true);
 	an_task_moved(&run, S(3), 0, 1, false);
+	an_task_moved(&run, S(3.05), 1, 0, true);	/* onto CPU 0 again, 50 ms later */
+	an_task_moved(&run, S(3.5), 2, 0, true);	/* ... and 450 ms after that */
+	an_task_moved(&run, S(3.55), 3, 1, true);	/* another CPU */
 	an_upstream_move(&run, S(3));
 	end(&run, 4);
+	ok(run.cost.task_moves == 4 && run.cost.herd_moves == 1,
+	   "a second move onto one CPU within 100 ms is a herd move (%lu of %lu)",
+	   run.cost.herd_moves, run.cost.task_moves);
+	ok(run.cost.balance_cpus == 6 && run.cost.balance_cpus_max == 4,
+	   "CPUs examined: total and the most in one pass");
 	ok(run.cost.scan_pages == 2048 && run.cost.scan_ns == 12000, "scan totals");
 	ok(run.cost.migrated == 500 && run.cost.migrate_failed == 3,
 	   "migration totals");
@@ -353,7 +364,7 @@ static void test_cost_events(void)
 	   "per-page events: a ledger of their own");
 	ok(run.cost.balance_passes == 2 && run.cost.balance_ns == 6000 && run.cost.balance_cpus == 6,
 	   "balance totals");
-	ok(run.cost.placements == 1 && run.cost.task_moves == 1 && run.cost.upstream_moves == 1,
+	ok(run.cost.placements == 1 && run.cost.task_moves == 4 && run.cost.upstream_moves == 1,
 	   "placement totals");
 	an_free(&run);
 }

@@ -24,7 +24,7 @@ files="enabled debug knuma_scand/scan_sleep_millisecs knuma_scand/scan_sleep_pas
 knuma_scand/pages_to_scan knuma_scand/pages_scanned knuma_scand/full_scans knuma_scand/pmd
 knuma_scand/working_set knuma_migrated/migrate_sleep_millisecs knuma_migrated/pages_to_migrate
 knuma_migrated/pages_migrated knuma_migrated/defer scheduler/clone_reset scheduler/fork_reset
-scheduler/load_balance_strict scheduler/balance_mode scheduler/balance_interval_millisecs scheduler/smt"
+scheduler/load_balance_strict scheduler/balance_mode scheduler/smt"
 for f in $files; do t "$f exists and reads" test -n "$(cat "$A/$f" 2>/dev/null)"; done
 # every file of the tree, for the host's check against the ABI document
 (cd $A && find . -type f | sed 's|^\./||' | sort) > sysfs-files.txt
@@ -34,7 +34,7 @@ for kv in enabled=0 knuma_scand/scan_sleep_millisecs=100 knuma_scand/scan_sleep_
 	knuma_scand/pages_to_scan=32768 knuma_scand/pmd=1 knuma_scand/working_set=0 \
 	knuma_migrated/migrate_sleep_millisecs=100 knuma_migrated/pages_to_migrate=32768 \
 	scheduler/clone_reset=1 scheduler/fork_reset=1 scheduler/load_balance_strict=1 \
-	scheduler/balance_mode=lb scheduler/balance_interval_millisecs=10 scheduler/smt=1; do
+	scheduler/balance_mode=lb scheduler/smt=1; do
 	t "default ${kv/=/ is }" test "$(cat "$A/${kv%=*}")" = "${kv#*=}"
 done
 
@@ -59,7 +59,6 @@ check_knob knuma_scand/pages_to_scan 1 0 4294967296 " "
 check_knob knuma_migrated/migrate_sleep_millisecs 1 0 3600001 x
 check_knob knuma_migrated/pages_to_migrate 4294967295 0 -1
 check_knob scheduler/balance_mode schedule lbx "" 1 "lb schedule"
-check_knob scheduler/balance_interval_millisecs 1 0 3600001
 check_knob scheduler/smt 0 2
 for ro in knuma_scand/pages_scanned knuma_scand/full_scans knuma_migrated/pages_migrated; do
 	t "$ro is read-only" eval '! write "$A/$ro" 1'

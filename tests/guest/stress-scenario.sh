@@ -127,8 +127,8 @@ knobs)
 		$A/knuma_scand/pages_to_scan $A/knuma_scand/pmd $A/knuma_scand/working_set
 		$A/knuma_migrated/migrate_sleep_millisecs $A/knuma_migrated/pages_to_migrate
 		$A/knuma_migrated/defer $A/scheduler/clone_reset $A/scheduler/fork_reset
-		$A/scheduler/load_balance_strict $A/scheduler/balance_interval_millisecs
-		$A/scheduler/smt $A/scheduler/balance_mode)
+		$A/scheduler/load_balance_strict $A/scheduler/smt
+		$A/scheduler/balance_mode)
 	values=(0 1 2 10 100 1000 -1 4294967296 99999999999999999999 abc '' ' 5' 0x10 lb schedule bogus)
 	n=0 refused=0
 	while kill -0 $s 2>/dev/null && [ $n -lt 600 ]; do
@@ -151,7 +151,6 @@ knobs)
 	echo 200 > $A/knuma_scand/scan_sleep_pass_millisecs; echo 32768 > $A/knuma_scand/pages_to_scan
 	echo 1 > $A/knuma_scand/pmd; echo 0 > $A/knuma_migrated/defer
 	echo 100 > $A/knuma_migrated/migrate_sleep_millisecs
-	echo 10 > $A/scheduler/balance_interval_millisecs
 	wait $s || fail "stream's check"
 	say "$n random writes, $refused refused with the value unchanged"
 	# unprivileged: every file reads, no write is taken (EACCES), the
