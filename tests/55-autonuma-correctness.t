@@ -94,5 +94,16 @@ exec_order() {
 		END { exit !(a && m && a < m) }' "$TOP/build/linux/fs/exec.c"
 }
 check "exec: the statistics are repointed before mmput(old_mm) in exec_mmap()" exec_order
+
+# The load balancer's placement rides on the NUMA domain's balance: it is
+# called from rebalance_domains(), and trigger_load_balance() raises
+# SCHED_SOFTIRQ for the load balancer's own deadline only (before: also for
+# AutoNUMA's 10 ms timer, autonuma_lb_due()).  FAIR=FILE for the check's test.
+lb_trigger() {
+	awk '/^void trigger_load_balance\(/ { t = 1 } t && /autonuma/ { bad = 1 } t && /^}/ { t = 0 }
+		/^static void rebalance_domains\(/ { r = 1 } r && /autonuma_lb_domain\(/ { hook = 1 } r && /^}/ { r = 0 }
+		END { exit bad || !hook }' "${FAIR:-$TOP/build/linux/kernel/sched/fair.c}"
+}
+check "lb: the placement is called from rebalance_domains(), no softirq raise of its own" lb_trigger
 echo "1..$T"
 exit $((FAILS > 0))
