@@ -51,9 +51,15 @@ row() {
 	echo "stress: $1 ($2): $4 in $3 s; $5"
 }
 
+# failed runs' directories, for the details printed after the matrix
+failed_dirs=()
+declare -A seen
 for s in "${scenarios[@]}"; do
+	# a scenario named twice runs twice, into its own directories
+	seen[$s]=$((${seen[$s]:-0} + 1))
 	for path in lb schedule; do
 		dir=$out/$s-$path
+		[ "${seen[$s]}" = 1 ] || dir=$dir-${seen[$s]}
 		start=$(date +%s)
 		result=ok led=-
 		topo=2node
@@ -64,14 +70,22 @@ for s in "${scenarios[@]}"; do
 			env BALANCE_VARIANT="autonuma-$path" "$top/guest/trace-workload.sh" "$profile" \
 			"$top/tests/guest/stress-scenario.sh" "$s" "$path" "$w" >"$dir.log" 2>&1; then
 			result="FAILED ($(grep -h -m1 -E 'FAILED|BUG|WARNING|lockdep|KASAN|timeout|failed' \
-				"$dir.log" "$dir/stress.log" 2>/dev/null | head -1 | cut -c1-80 || true))"
-		elif ! "$report" -f json "$dir/trace.dat" >"$dir/report.json" 2>"$dir/report.err"; then
-			result="FAILED (report: $(head -c 80 "$dir/report.err"))"
-		else
-			led=$(ledger "$dir/report.json")
-			[[ $led == ok:* ]] || result=FAILED
+				"$dir.log" "$dir/stress.log" 2>/dev/null | head -1 | cut -c1-100 || true))"
 		fi
-		[ "$result" = ok ] || failed=$((failed + 1))
+		# the ledger, of a failed run too when it left a trace (its
+		# report then says "invalid": the workload failed)
+		if [ "$result" = ok ] || [ -s "$dir/trace.dat" ]; then
+			rrc=0
+			"$report" -f json "$dir/trace.dat" >"$dir/report.json" 2>"$dir/report.err" || rrc=$?
+			[ "$rrc" = 0 ] || [ "$result" != ok ] ||
+				result="FAILED (report: $(head -c 80 "$dir/report.err"))"
+			if [ -s "$dir/report.json" ] && led=$(ledger "$dir/report.json" 2>/dev/null); then
+				[[ $led == ok:* ]] || [ "$result" != ok ] || result=FAILED
+			else
+				led=-
+			fi
+		fi
+		[ "$result" = ok ] || { failed=$((failed + 1)); failed_dirs+=("$dir"); }
 		row "$s" "$path" $(($(date +%s) - start)) "$result" "$led"
 	done
 done
@@ -94,4 +108,11 @@ done
 
 echo
 cat "$matrix"
+# The matrix' cells are short: the end of each failed run's own log.
+for dir in "${failed_dirs[@]}"; do
+	echo
+	echo "== ${dir#"$out"/}: the end of stress.log and the console's errors"
+	tail -n 12 "$dir/stress.log" 2>/dev/null || true
+	grep -h -m5 -E 'BUG|WARNING|lockdep|KASAN|Oops|timeout' "$dir.log" "$dir/console.log" 2>/dev/null || true
+done >&2
 [ "$failed" = 0 ] || { echo "stress: $failed run(s) failed" >&2; exit 1; }
