@@ -34,6 +34,19 @@ check "2node: switching lb/schedule during perf bench numa mem is safe" eval 'TI
 check "2node: ... with switches done ($(sed -n "s/autonuma-flip: //p" "$runs/flip/job.log"))" \
 	grep -Eq "autonuma-flip: [1-9][0-9]+ switches" "$runs/flip/job.log"
 
+# The load balancer evaluates a task only when it runs at its CPU's balance:
+# a task stopped for 3 s was not, and its node must steer CFS no more.  A
+# wakeup from the other node is refused for wake-affine (autonuma_cfs
+# events) while the node is fresh (continued as soon as stopped), never once it
+# is stale.
+check "2node, lb: stop and continue a stream (stale node)" eval 'TIMEOUT=300 guest 2node \
+	"$runs/stale" "$TOP/tests/guest/autonuma-stale.sh" "$TOP/build/workloads"'
+fresh=$(sed -n 's/.*autonuma-stale: fresh=\([0-9]*\) .*/\1/p' "$runs/stale/job.log")
+stale=$(sed -n 's/.*autonuma-stale: .* stale=\([0-9]*\).*/\1/p' "$runs/stale/job.log")
+check "2node, lb: a fresh node refuses wake-affine from the other node (${fresh:-no} refusals)" \
+	ge "${fresh:-0}" 1
+check "2node, lb: a node not renewed for 3 s does not (${stale:-no} refusals)" test "${stale:-x}" = 0
+
 # 2node-smt, half loaded: perf bench numa mem with 4 threads on 4 cores of
 # 2 threads.  With the debug knob every move AutoNUMA makes is logged with
 # the idleness of the source and destination cores: it must move tasks, and
