@@ -11,7 +11,7 @@
 #   CMD      command for `make boot` (default: an interactive shell)
 #   EXP      experiment of `make compare` (experiments/EXP.conf; default
 #            short-2node, the main job); REPS overrides its repetitions
-#   ROUNDS   rounds of `make hotpath` (default 10)
+#   ROUNDS   rounds of `make hotpath` (default 10) and `make lb-trigger` (5)
 #   SCENARIOS  scenarios of `make stress` (default: all of tests/guest/stress-scenario.sh)
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
@@ -99,6 +99,12 @@ compare: kernel initramfs workloads analysis
 hotpath: kernel initramfs
 	TOPO=$(TOPO) harness/hotpath-bench.sh $(RESULTS)/hotpath-$$(date +%Y%m%d-%H%M%S)
 
+# The load balancer placement's trigger: its passes against the NUMA domain's
+# busy balances, SCHED softirqs against AutoNUMA off, busy and idle, ROUNDS
+# (default 5) interleaved rounds in one boot; results/lb-trigger-DATE.
+lb-trigger: kernel initramfs workloads
+	TOPO=$(TOPO) harness/lb-trigger-bench.sh $(RESULTS)/lb-trigger-$$(date +%Y%m%d-%H%M%S)
+
 # Reliability: every scenario of tests/guest/stress-scenario.sh in both placement paths on
 # the debug kernel, then noautonuma and one node; matrix in results/stress-DATE.
 stress: initramfs workloads analysis
@@ -130,5 +136,5 @@ check: check-host
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath stress \
+.PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath lb-trigger stress \
 	export-series bisect-check check-host check clean
