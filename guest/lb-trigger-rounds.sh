@@ -3,13 +3,14 @@
 # placement run at the NUMA domain's own balance, and raise no softirq of
 # its own?  In one boot, ROUNDS rounds; each measures SECONDS of a busy
 # phase (stream, 2 x 2 threads: every CPU busy) and of an idle one (sleep),
-# with AutoNUMA off and with the placement from the load balancer, the
+# with AutoNUMA off, with the placement from the load balancer and from
+# schedule() (the control: the same scanning, alpha10's trigger), the
 # modes in a different order each round.  Counts per phase: placement
 # passes (autonuma_balance_cost events), the NUMA domain's load_balance()
 # runs on busy CPUs (/proc/schedstat's lb_count[CPU_NOT_IDLE] at the NUMA
 # level, every CPU) and SCHED softirqs (/proc/softirqs, every CPU).
 # One line per phase on stdout:
-#   trigger: round=R mode=off|lb phase=busy|idle seconds=S passes=N numa_lb_busy=N sched_softirq=N
+#   trigger: round=R mode=off|lb|schedule phase=busy|idle seconds=S passes=N numa_lb_busy=N sched_softirq=N
 #
 # usage: lb-trigger-rounds.sh ROUNDS SECONDS WORKLOADS-DIR
 set -euo pipefail
@@ -35,7 +36,7 @@ numa_lb_busy() { awk -v d="$level" '$1 == d { s += $11 } END { print s + 0 }' /p
 set_mode() {
 	case $1 in
 	off) echo 0 > $A/enabled ;;
-	lb) echo lb > $A/scheduler/balance_mode; echo 1 > $A/enabled ;;
+	lb | schedule) echo "$1" > $A/scheduler/balance_mode; echo 1 > $A/enabled ;;
 	esac
 }
 
@@ -53,8 +54,11 @@ phase() {
 }
 
 for r in $(seq "$rounds"); do
-	modes="off lb"
-	[ $((r % 2)) = 1 ] || modes="lb off"
+	case $((r % 3)) in
+	1) modes="off lb schedule" ;;
+	2) modes="lb schedule off" ;;
+	0) modes="schedule off lb" ;;
+	esac
 	for m in $modes; do
 		set_mode "$m"
 		phase "$r" "$m" busy
