@@ -35,6 +35,8 @@ stop_cont() {
 		done
 	done
 	[ "$2" = 0 ] || read -r -t "$2" <> <(:) || true
+	# the events of CONT's wakeups only: STOP wakes sleeping threads too
+	echo 1 > /sys/kernel/tracing/events/autonuma/autonuma_cfs/enable
 	kill -CONT "$1"
 }
 export -f stop_cont
@@ -44,12 +46,11 @@ export -f stop_cont
 # threads
 wake() {
 	echo > $T/trace
-	echo 1 > $T/events/autonuma/autonuma_cfs/enable
 	for n in 0 1; do
 		taskset -c "$(first_cpu $n)" bash -c 'stop_cont "$@"' sh $s "$1"
 		sleep 0.05
+		echo 0 > $T/events/autonuma/autonuma_cfs/enable
 	done
-	echo 0 > $T/events/autonuma/autonuma_cfs/enable
 	tids=$(ls /proc/$s/task | tr '\n' '|')
 	grep -E "autonuma_cfs: pid=(${tids%|}) .*site=wake_affine prefer=0" $T/trace |
 		sed 's/^/autonuma-stale: pause '"$1"': /' >&2 || true
