@@ -57,7 +57,13 @@ wake() {
 	grep -cE "autonuma_cfs: pid=(${tids%|}) .*site=wake_affine prefer=0" $T/trace || true
 }
 echo "autonuma-stale: stream $s, threads $(ls /proc/$s/task | tr '\n' ' ')" >&2
-fresh=$(wake 0)
+# the control: a fresh node refuses; up to 3 tries (the task must have
+# been evaluated just before it was stopped)
+for _ in 1 2 3; do
+	fresh=$(wake 0)
+	[ "$fresh" = 0 ] || break
+	sleep 1
+done
 stale=$(wake 3)
 kill $s || true
 echo "autonuma-stale: fresh=$fresh stale=$stale"
