@@ -27,14 +27,16 @@ first_cpu() { cut -d, -f1 /sys/devices/system/node/node$1/cpulist | cut -d- -f1;
 # stopped: under TCG one takes a good part of a second).
 stop_cont() {
 	local t k v
+	exec 9<> <(:)	# read -t on it: a sleep that yields the CPU
 	kill -STOP "$1"
 	for t in /proc/"$1"/task/*; do
 		while :; do
 			while read -r k v; do [ "$k" != State: ] || break; done <"$t/status"
 			[[ $v != T* ]] || break
+			read -r -t 0.01 -u 9 || true
 		done
 	done
-	[ "$2" = 0 ] || read -r -t "$2" <> <(:) || true
+	[ "$2" = 0 ] || read -r -t "$2" -u 9 || true
 	# the events of CONT's wakeups only: STOP wakes sleeping threads too
 	echo 1 > /sys/kernel/tracing/events/autonuma/autonuma_cfs/enable
 	kill -CONT "$1"
