@@ -11,7 +11,8 @@
 #   CMD      command for `make boot` (default: an interactive shell)
 #   EXP      experiment of `make compare` (experiments/EXP.conf; default
 #            short-2node, the main job); REPS overrides its repetitions
-#   ROUNDS   rounds of `make hotpath` (default 10) and `make lb-trigger` (5)
+#   ROUNDS   rounds of `make hotpath` (default 10), `make lb-trigger` and
+#            `make scan-flushes` (5)
 #   SCENARIOS  scenarios of `make stress` (default: all of tests/guest/stress-scenario.sh)
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
@@ -105,6 +106,15 @@ hotpath: kernel initramfs
 lb-trigger: kernel initramfs workloads
 	TOPO=$(TOPO) harness/lb-trigger-bench.sh $(RESULTS)/lb-trigger-$$(date +%Y%m%d-%H%M%S)
 
+# knuma_scand's TLB shootdowns per pass (stream on node 0's CPUs and
+# memory: nothing migrates), ROUNDS (default 5) rounds of 10 s in one boot;
+# results/scan-flushes-DATE.
+scan-flushes: kernel initramfs workloads
+	d=$(RESULTS)/scan-flushes-$$(date +%Y%m%d-%H%M%S); \
+	harness/boot.sh $(TOPO) $$d $(CURDIR)/guest/scan-flush-rounds.sh \
+		$(abspath $(BUILD))/workloads/stream $(or $(ROUNDS),5) 10 && \
+	grep "^scan-flushes:" $$d/job.log
+
 # Reliability: every scenario of tests/guest/stress-scenario.sh in both placement paths on
 # the debug kernel, then noautonuma and one node; matrix in results/stress-DATE.
 stress: initramfs workloads analysis
@@ -136,5 +146,5 @@ check: check-host
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath lb-trigger stress \
+.PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath lb-trigger scan-flushes stress \
 	export-series bisect-check check-host check clean
