@@ -7,8 +7,9 @@
 #   task by a node chosen before it was disabled; the load balancer's
 #   placement raises no SCHED softirq on an idle CPU's tick; knuma_migrated
 #   isolates pages in bounded batches; PTE-mapped THPs are scanned and
-#   migrate; and exec repoints the task's statistics before the old mm can
-#   be freed.
+#   migrate; a page is queued once until it is dequeued; processes made
+#   while AutoNUMA is disabled are scanned once it is enabled; and exec
+#   repoints the task's statistics before the old mm can be freed.
 . "$(dirname "$0")/lib.sh"
 runs=$TOP/results/tests/correctness
 mkdir -p "$runs"
@@ -75,6 +76,37 @@ check "ptemap: ... and stayed THPs (thp_split_page < 8)" test "$(ptemap_delta th
 # may rightly move whole THPs back towards it meanwhile.
 last_interval() { sed -n "s/^stream: t=.* nodes=\([0-9.,]*\) .*/\1/p" "$runs/$1" | tail -n 1 | node_share "$2"; }
 check "ptemap: >= 90% of the pages on node 1 at the end of the run" ge "$(last_interval ptemap/stream.log 1)" 90
+
+check "dedup: boots, queues stream's pages and leaves them queued" boot dedup
+d=$runs/dedup
+check "dedup: the data check passes" grep -q "check=ok" "$d/stream.log"
+check "dedup: the trace lost no event (overrun $(cat "$d/overrun" 2>/dev/null))" test "$(cat "$d/overrun")" = 0
+# PFNs queued (an entry taken), and those queued again while an entry of
+# theirs was still in a queue.  Before: every pass queued every page again.
+dedup_counts() {
+	awk '{ pfn = ""; for (i = 1; i <= NF; i++) if ($i ~ /^pfn=/) pfn = $i }
+		/autonuma_page_queue:/ && / queued=1/ { if (q[pfn] - dq[pfn] >= 1) dup++; q[pfn]++; if (q[pfn] == 1) n++ }
+		/autonuma_page_dequeue:/ { dq[pfn]++ }
+		END { print n + 0, dup + 0 }' "$d/queue.trace"
+}
+read -r dedup_pfns dedup_dups <<<"$(dedup_counts 2>/dev/null || echo "0 -1")"
+check "dedup: >= 2048 of stream's 4096 pages were queued ($dedup_pfns)" ge "$dedup_pfns" 2048
+# each queued page faulted again from node 1 while queued: a later pass
+check "dedup: the queued pages faulted again ($(grep -c 'cpu_nid=1 .*action=\(queue\|duplicate\)' "$d/faults.trace") faults for $dedup_pfns pages)" \
+	ge "$(grep -c 'cpu_nid=1 .*action=\(queue\|duplicate\)' "$d/faults.trace")" $((2 * dedup_pfns))
+check "dedup: no PFN was queued while it was in a queue ($dedup_dups times)" test "$dedup_dups" = 0
+
+check "enter: boots, forks and execs while AutoNUMA is off and toggled, then enables it" boot enter
+n=0 seen=0
+for pid in $(cat "$runs/enter/children" 2>/dev/null); do
+	n=$((n + 1))
+	grep -q "autonuma_mm_stats: tgid=$pid " "$runs/enter/mm_stats.trace" && seen=$((seen + 1))
+done
+check "enter: knuma_scand scans every process made meanwhile ($seen of $n)" test "$n" = 8 -a "$seen" = "$n"
+sp=$(stream_done "$runs/enter/stream.log" pid 2>/dev/null)
+check "enter: ... and the stream exec'd before the enable ($sp)" \
+	grep -q "autonuma_mm_stats: tgid=${sp:-none} " "$runs/enter/mm_stats.trace"
+check "enter: >= 90% of the stream's pages end on node 1" ge "$(node_pct enter/stream.log 1)" 90
 
 check "idle: boots with nohz=off and samples SCHED softirqs" boot idle nohz=off
 # On every CPU, AutoNUMA on (lb) raises at most 15% more SCHED softirqs

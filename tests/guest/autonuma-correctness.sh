@@ -24,6 +24,17 @@
 #            nr_isolated_anon + nr_isolated_file seen) and stream.log
 #   ptemap   stream -E (its THPs mapped by PTEs) first touched on node 0,
 #            then on node 1's CPUs: stream.log, vmstat.before/after
+#   dedup    stream first-touches node 0 and runs on node 1 while
+#            knuma_migrated takes one page and then sleeps an hour, so the
+#            queued pages fault again every scan pass: queue.trace (the
+#            autonuma_page_queue and autonuma_page_dequeue events),
+#            faults.trace (the hinting faults' actions), overrun (events
+#            the trace buffers lost)
+#   enter    processes forked and exec'd while AutoNUMA is disabled, while
+#            it is toggled, then it is enabled: children (the pids of the
+#            forked ones), stream.log (one exec'd, first-touching node 0
+#            and running on node 1), mm_stats.trace (autonuma_mm_stats
+#            from the last enable on)
 #   idle     SCHED softirqs per CPU over 10 idle seconds with AutoNUMA off
 #            (softirq.off) and on with the load balancer's placement
 #            (softirq.on); boot with nohz=off so every CPU keeps its tick
@@ -169,6 +180,49 @@ ptemap)
 	"$stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 1 -E > stream.log
 	cp /proc/vmstat vmstat.after
 	cat stream.log
+	;;
+dedup)
+	echo never > /sys/kernel/mm/transparent_hugepage/enabled
+	echo 1 > $A/knuma_migrated/pages_to_migrate
+	echo 3600000 > $A/knuma_migrated/migrate_sleep_millisecs
+	echo 8192 > /sys/kernel/tracing/buffer_size_kb
+	echo 1 > /sys/kernel/tracing/events/autonuma_detail/autonuma_page_dequeue/enable
+	echo 1 > $E/autonuma_hinting_fault/enable
+	trace_on ../autonuma_detail/autonuma_page_queue
+	echo 1 > $A/enabled
+	"$stream" -p 1 -t 1 -s 16 -d 12 -b 0 -r 1 > stream.log
+	echo 0 > /sys/kernel/tracing/events/autonuma_detail/autonuma_page_dequeue/enable
+	echo 0 > $E/autonuma_hinting_fault/enable
+	trace_off ../autonuma_detail/autonuma_page_queue all.trace
+	grep -E 'autonuma_page_(queue|dequeue):' all.trace > queue.trace || true
+	grep -E 'autonuma_hinting_fault:' all.trace > faults.trace || true
+	rm all.trace
+	cat /sys/kernel/tracing/per_cpu/cpu*/stats | awk '$1 == "overrun:" { n += $2 } END { print n + 0 }' > overrun
+	cat stream.log overrun
+	;;
+enter)
+	# long-lived processes forked while AutoNUMA is disabled and while
+	# it is toggled: knuma_scand's walk must find every one
+	( for _ in $(seq 40); do echo 1 > $A/enabled; echo 0 > $A/enabled; done ) &
+	toggler=$!
+	: > children
+	# four exec'd, four forked only (a subshell)
+	for _ in $(seq 4); do
+		sleep 60 &
+		echo $! >> children
+		( while :; do sleep 1; done ) &
+		echo $! >> children
+	done
+	wait $toggler
+	"$stream" -p 1 -t 1 -s 32 -d 15 -b 0 -r 1 > stream.log &
+	s=$!
+	started stream.log || { echo "stream did not start"; exit 1; }
+	trace_on autonuma_mm_stats
+	echo 1 > $A/enabled
+	wait $s
+	trace_off autonuma_mm_stats mm_stats.trace
+	kill $(cat children)
+	cat stream.log children
 	;;
 idle)
 	sleep 2
