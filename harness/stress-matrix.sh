@@ -17,7 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 shift
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(churn mm policy hotplug pressure knobs switch oom)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(churn mm policy hotplug pressure knobs switch oom exec fragment)
 report=${REPORT:-$top/build/analysis/autonuma-report}
 w=${WORKLOADS:-$top/build/workloads}
 profile=$top/tracepoints/profiles/default.profile
@@ -63,7 +63,8 @@ for s in "${scenarios[@]}"; do
 		start=$(date +%s)
 		result=ok led=-
 		topo=2node
-		[ "$s" != pressure ] || topo=2node-512m	# a small node fills fast
+		# a small node fills (pressure) and fragments (fragment) fast
+		[ "$s" != pressure ] && [ "$s" != fragment ] || topo=2node-512m
 		allow_oom=0
 		[ "$s" != oom ] || allow_oom=1	# its OOM report's call trace is expected
 		if ! CONSOLE_ALLOW_OOM=$allow_oom TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" "$topo" "$dir" \
