@@ -1,7 +1,9 @@
 #!/bin/bash
 # Print the QEMU machine arguments (one per line) for a topology file in
-# qemu-configs/topology/: -smp, -m, one memory backend and -numa node per node,
-# and -numa dist for every listed node pair.  The file is validated first: CPU
+# qemu-configs/topology/: -smp, -m, one memory backend and -numa node per node
+# (none for a node with memory 0: it has CPUs only), -numa dist for every
+# listed node pair, and a pc-dimm per DIMMS entry ("node:size": memory the
+# guest's ACPI memory hotplug adds to that node after boot).  The file is validated first: CPU
 # lists must cover 0..cpus-1 exactly once, node ids must be 0..N-1 in order,
 # distances must name existing nodes, cover every pair and be 11..254.
 #
@@ -12,7 +14,7 @@ die() { echo "qemu-args: $topo: $*" >&2; exit 1; }
 
 topo=$1
 [ -f "$topo" ] || { echo "qemu-args: no such topology file: $topo" >&2; exit 1; }
-SMP="" NODES="" DISTANCES=""
+SMP="" NODES="" DISTANCES="" DIMMS=""
 # shellcheck disable=SC1090
 . "$topo"
 [ -n "$SMP" ] || die "SMP is not set"
@@ -32,26 +34,51 @@ expand_cpus() {
 	done
 }
 
+# megabytes WHAT SIZE: SIZE (NNM, NNG or 0) in MiB
+megabytes() {
+	[ "$2" = 0 ] && { echo 0; return; }
+	[[ $2 =~ ^([0-9]+)([MG])$ ]] || die "$1: memory '$2' is not NNM, NNG or 0"
+	local mb=${BASH_REMATCH[1]}
+	[ "${BASH_REMATCH[2]}" = G ] && mb=$((mb * 1024))
+	[ "$mb" -gt 0 ] || die "$1: memory must be positive"
+	echo "$mb"
+}
+
 declare -A seen=() pairs=()
 args=() total_mb=0 n=0
 for entry in $NODES; do
 	IFS=: read -r id cpus mem <<<"$entry"
 	[ "$id" = "$n" ] || die "node ids must be 0..N-1 in order (got $id, expected $n)"
-	[[ $mem =~ ^([0-9]+)([MG])$ ]] || die "node $id: memory '$mem' is not NNM or NNG"
-	mb=${BASH_REMATCH[1]}
-	[ "${BASH_REMATCH[2]}" = G ] && mb=$((mb * 1024))
-	[ "$mb" -gt 0 ] || die "node $id: memory must be positive"
+	mb=$(megabytes "node $id" "$mem")
 	for c in $(expand_cpus "$cpus"); do
 		[ "$c" -lt "$ncpus" ] || die "CPU $c out of range (cpus=$ncpus)"
 		[ -z "${seen[$c]:-}" ] || die "CPU $c is in two nodes"
 		seen[$c]=$id
 	done
 	total_mb=$((total_mb + mb))
-	args+=(-object "memory-backend-ram,id=mem$id,size=${mb}M")
-	args+=(-numa "node,nodeid=$id,cpus=${cpus//,/,cpus=},memdev=mem$id")
+	if [ "$mb" = 0 ]; then
+		args+=(-numa "node,nodeid=$id,cpus=${cpus//,/,cpus=}")
+	else
+		args+=(-object "memory-backend-ram,id=mem$id,size=${mb}M")
+		args+=(-numa "node,nodeid=$id,cpus=${cpus//,/,cpus=},memdev=mem$id")
+	fi
 	n=$((n + 1))
 done
 [ "${#seen[@]}" = "$ncpus" ] || die "nodes cover ${#seen[@]} of $ncpus CPUs"
+[ "$total_mb" -gt 0 ] || die "no node has memory at boot"
+
+dimm_mb=0 d=0
+for entry in $DIMMS; do
+	IFS=: read -r node size <<<"$entry"
+	[[ $node =~ ^[0-9]+$ ]] && [ "$node" -lt "$n" ] || die "DIMM '$entry' names no node"
+	mb=$(megabytes "DIMM $entry" "$size")
+	[ "$mb" -gt 0 ] || die "DIMM '$entry': memory must be positive"
+	args+=(-object "memory-backend-ram,id=dimm$d,size=${mb}M")
+	args+=(-device "pc-dimm,id=dimm$d,memdev=dimm$d,node=$node")
+	dimm_mb=$((dimm_mb + mb)) d=$((d + 1))
+done
+mem="${total_mb}M"
+[ "$d" = 0 ] || mem="${total_mb}M,slots=$d,maxmem=$((total_mb + dimm_mb))M"
 
 for entry in $DISTANCES; do
 	[[ $entry =~ ^([0-9]+)-([0-9]+):([0-9]+)$ ]] || die "bad distance '$entry' (want src-dst:val)"
@@ -66,4 +93,4 @@ want_pairs=0
 [ -z "$DISTANCES" ] || want_pairs=$((n * (n - 1) / 2))
 [ "${#pairs[@]}" = "$want_pairs" ] || die "DISTANCES lists ${#pairs[@]} node pairs, need all $want_pairs"
 
-printf '%s\n' -smp "$SMP" -m "${total_mb}M" "${args[@]}"
+printf '%s\n' -smp "$SMP" -m "$mem" "${args[@]}"

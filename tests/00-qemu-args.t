@@ -1,7 +1,7 @@
 #!/bin/bash
 # Unit tests of harness/qemu-args.sh: topology files to QEMU arguments.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 15
 d=$(scratch)
 trap 'rm -rf "$d"' EXIT
 
@@ -35,5 +35,12 @@ check "a missing node-pair distance is rejected" fails_with "lists 1 node pairs,
 f=$(topo 'SMP="cpus=2"' 'NODES="0:0:1G 1:1:1G"' 'DISTANCES="0-1:10"')
 check "a remote distance of 10 is rejected" fails_with "must be 11..254" accepts "$f"
 f=$(topo 'SMP="cpus=2"' 'NODES="0:0:1T 1:1:1G"')
-check "a bad memory size is rejected" fails_with "memory .1T. is not NNM or NNG" accepts "$f"
+check "a bad memory size is rejected" fails_with "memory .1T. is not NNM, NNG or 0" accepts "$f"
+out=$(args "$TOP/qemu-configs/topology/2node-hotmem.topo")
+check "2node-hotmem: node 1 has CPUs only, its memory a DIMM, room for it in maxmem" \
+	grep -q -- "-m 2048M,slots=1,maxmem=3072M .*nodeid=1,cpus=2-3 .*size=1024M -device pc-dimm,id=dimm0,memdev=dimm0,node=1" <<<"$out"
+f=$(topo 'SMP="cpus=2"' 'NODES="0:0:1G 1:1:0"' 'DIMMS="2:1G"')
+check "a DIMM on no node is rejected" fails_with "DIMM '2:1G' names no node" accepts "$f"
+f=$(topo 'SMP="cpus=2"' 'NODES="0:0:0 1:1:0"')
+check "no memory at boot is rejected" fails_with "no node has memory at boot" accepts "$f"
 exit $((FAILS > 0))

@@ -15,8 +15,8 @@ runs=$TOP/results/tests/correctness
 mkdir -p "$runs"
 stream=$TOP/build/workloads/stream
 
-# boot SCENARIO [APPEND]
-boot() { APPEND=${2:-} TIMEOUT=300 guest 2node "$runs/$1" \
+# boot SCENARIO [APPEND [TOPOLOGY]]
+boot() { APPEND=${2:-} TIMEOUT=300 guest "${3:-2node}" "$runs/$1" \
 	"$TOP/tests/guest/autonuma-correctness.sh" "$1" "$stream"; }
 node_pct() { stream_done "$runs/$1" nodes | node_share "$2"; }
 
@@ -107,6 +107,16 @@ sp=$(stream_done "$runs/enter/stream.log" pid 2>/dev/null)
 check "enter: ... and the stream exec'd before the enable ($sp)" \
 	grep -q "autonuma_mm_stats: tgid=${sp:-none} " "$runs/enter/mm_stats.trace"
 check "enter: >= 90% of the stream's pages end on node 1" ge "$(node_pct enter/stream.log 1)" 90
+
+# Node 1 has CPUs only at boot; ACPI adds its DIMM after AutoNUMA started.
+# Before: no queue and no knuma_migrated for it, every fault "no_queue".
+check "hotmem: boots with node 1's memory hot-added" boot hotmem memhp_default_state=online 2node-hotmem
+check "hotmem: node 1 has memory ($(cat "$runs/hotmem/node1.memtotal" 2>/dev/null) kB)" \
+	ge "$(cat "$runs/hotmem/node1.memtotal" 2>/dev/null)" 500000
+check "hotmem: AutoNUMA started knuma_migrated1 for it" \
+	grep -q "node 1's memory came online: knuma_migrated1 started" "$runs/hotmem/hotmem.dmesg"
+check "hotmem: the data check passes" grep -q "check=ok" "$runs/hotmem/stream.log"
+check "hotmem: >= 90% of the pages end on node 1" ge "$(node_pct hotmem/stream.log 1)" 90
 
 check "idle: boots with nohz=off and samples SCHED softirqs" boot idle nohz=off
 # On every CPU, AutoNUMA on (lb) raises at most 15% more SCHED softirqs

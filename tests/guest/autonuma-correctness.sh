@@ -35,6 +35,9 @@
 #            forked ones), stream.log (one exec'd, first-touching node 0
 #            and running on node 1), mm_stats.trace (autonuma_mm_stats
 #            from the last enable on)
+#   hotmem   (topology 2node-hotmem) node 1's memory came online after boot:
+#            hotmem.dmesg (AutoNUMA's messages about it), node1.memtotal,
+#            stream.log (first-touching node 0, running on node 1)
 #   idle     SCHED softirqs per CPU over 10 idle seconds with AutoNUMA off
 #            (softirq.off) and on with the load balancer's placement
 #            (softirq.on); boot with nohz=off so every CPU keeps its tick
@@ -223,6 +226,13 @@ enter)
 	trace_off autonuma_mm_stats mm_stats.trace
 	kill $(cat children)
 	cat stream.log children
+	;;
+hotmem)
+	dmesg | grep 'autonuma: node 1' > hotmem.dmesg || true
+	sed -n 's/.*MemTotal: *\([0-9]*\) kB/\1/p' /sys/devices/system/node/node1/meminfo > node1.memtotal
+	echo 1 > $A/enabled
+	"$stream" -p 1 -t 2 -s 128 -d 20 -b 0 -r 1 > stream.log
+	cat stream.log hotmem.dmesg node1.memtotal
 	;;
 idle)
 	sleep 2
