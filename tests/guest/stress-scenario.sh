@@ -239,8 +239,8 @@ exec)
 	# faults with scans that do not sleep, and stream's threads keep the
 	# placement busy on both nodes.  Preemption: full, to widen the
 	# window, where the kernel can switch at run time (PREEMPT_DYNAMIC,
-	# as preempt=full would); the debug kernel is built PREEMPT_VOLUNTARY
-	# without PREEMPT_DYNAMIC (base.config), so it runs voluntary.
+	# as preempt=full would): the debug kernel is built with it
+	# (debug.config); the base kernel is not, and runs voluntary.
 	echo 0 > $A/knuma_scand/scan_sleep_millisecs
 	echo 0 > $A/knuma_scand/scan_sleep_pass_millisecs
 	P=/sys/kernel/debug/sched/preempt
