@@ -17,7 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 shift
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(churn mm policy hotplug pressure knobs switch oom exec fragment)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(churn mm policy hotplug pressure knobs switch oom exec fragment memoffline)
 report=${REPORT:-$top/build/analysis/autonuma-report}
 w=${WORKLOADS:-$top/build/workloads}
 profile=$top/tracepoints/profiles/default.profile
@@ -65,9 +65,12 @@ for s in "${scenarios[@]}"; do
 		topo=2node
 		# a small node fills (pressure) and fragments (fragment) fast
 		[ "$s" != pressure ] && [ "$s" != fragment ] || topo=2node-512m
+		append=
+		[ "$s" != memoffline ] || { topo=2node-hotmem append=memhp_default_state=online_movable; }
 		allow_oom=0
 		[ "$s" != oom ] || allow_oom=1	# its OOM report's call trace is expected
-		if ! CONSOLE_ALLOW_OOM=$allow_oom TIMEOUT=${TIMEOUT:-600} "$top/harness/boot.sh" "$topo" "$dir" \
+		if ! APPEND="${APPEND:-} $append" CONSOLE_ALLOW_OOM=$allow_oom TIMEOUT=${TIMEOUT:-600} \
+			"$top/harness/boot.sh" "$topo" "$dir" \
 			env BALANCE_VARIANT="autonuma-$path" "$top/guest/trace-workload.sh" "$profile" \
 			"$top/tests/guest/stress-scenario.sh" "$s" "$path" "$w" >"$dir.log" 2>&1; then
 			result="FAILED ($(grep -h -m1 -E 'FAILED|BUG|WARNING|lockdep|KASAN|timeout|failed' \

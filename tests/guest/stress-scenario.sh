@@ -32,6 +32,11 @@
 #             block), a THP-backed stream's threads there: its THPs cannot
 #             move and are accounted, nr_isolated_anon never exceeds one
 #             batch (256 pages + a THP), no OOM kill
+#   memoffline (topology 2node-hotmem, its DIMM onlined movable) node 1's
+#             memory blocks offlined and onlined again while stream's
+#             pages are queued for and migrated into node 1: entries for
+#             offlined frames dropped and counted, knuma_migrated1 keeps
+#             migrating afterwards
 set -euo pipefail
 scenario=$1 path=$2 w=$3
 A=/sys/kernel/mm/autonuma
@@ -344,6 +349,43 @@ fragment)
 	[ "$stalls" = 0 ] || fail "no direct reclaim while stream ran, saw $stalls allocstalls"
 	! dmesg | grep -E 'invoked oom-killer|Out of memory|Killed process' >/dev/null ||
 		fail "the OOM killer ran" ;;
+memoffline)
+	# node 1's memory is the DIMM's blocks, onlined movable at boot
+	# (memhp_default_state=online_movable), so they can go offline
+	blocks=$(for m in /sys/devices/system/node/node1/memory[0-9]*; do
+		[ -e "$m" ] && echo "${m##*/memory}"; done)
+	[ -n "$blocks" ] || fail "node 1 has no memory blocks (topology 2node-hotmem?)"
+	state() { cat "/sys/devices/system/memory/memory$1/state"; }
+	# set BLOCK STATE: at most 20 s (an offline that keeps finding busy
+	# pages is interrupted: it fails and the block stays online)
+	set_state() { timeout 20 sh -c "echo $2 > /sys/devices/system/memory/memory$1/state" 2>/dev/null; }
+	# pages queued into node 1 and out of it while its memory goes away
+	stream -p 1 -t 2 -s 48 -d 40 -b 0 -r 1 &
+	s1=$!
+	stream -p 1 -t 1 -s 32 -d 40 -b 1 -r 0 &
+	s2=$!
+	sleep 3
+	n=0 refused=0
+	while kill -0 $s1 2>/dev/null; do
+		for b in $blocks; do set_state "$b" offline || refused=$((refused + 1)); done
+		sleep 1
+		for b in $blocks; do [ "$(state "$b")" = online ] || set_state "$b" online_movable ||
+			fail "memory block $b does not come back online"; done
+		sleep 1
+		n=$((n + 1))
+	done
+	wait $s1 || fail "the stream moving into node 1: its check"
+	wait $s2 || fail "the stream moving out of node 1: its check"
+	say "node 1's $(echo $blocks | wc -w) memory blocks offlined and onlined $n times ($refused offlines refused or interrupted)"
+	# each cycle migrates node 1's pages away: seconds under TCG
+	[ "$n" -ge 2 ] || fail "at least 2 offline/online cycles, saw $n"
+	# knuma_migrated1 still migrates into node 1
+	"$w/stream" -p 1 -t 2 -s 64 -d 10 -b 0 -r 1 >stream2.log 2>&1 || { cat stream2.log >>"$log"; fail "the last stream's check"; }
+	cat stream2.log >>"$log"
+	last=$(sed -n 's/^stream: t=.* nodes=\([0-9.,]*\) .*/\1/p' stream2.log | tail -n 1 | node_share 1)
+	say "after the cycles, a stream's pages on node 1 in its last second: $last%"
+	awk -v v="$last" 'BEGIN { exit !(v != "" && v >= 80) }' ||
+		fail "after the cycles, >= 80% of a new stream's pages move into node 1, saw ${last:-?}%" ;;
 *) fail "unknown scenario '$scenario'" ;;
 esac
 
