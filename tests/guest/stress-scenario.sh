@@ -377,8 +377,9 @@ memoffline)
 	wait $s1 || fail "the stream moving into node 1: its check"
 	wait $s2 || fail "the stream moving out of node 1: its check"
 	say "node 1's $(echo $blocks | wc -w) memory blocks offlined and onlined $n times ($refused offlines refused or interrupted)"
-	# each cycle migrates node 1's pages away: seconds under TCG
-	[ "$n" -ge 2 ] || fail "at least 2 offline/online cycles, saw $n"
+	# each cycle migrates node 1's pages away: 10-20 s under TCG (2-3
+	# cycles on the base kernel, fewer with KASAN)
+	[ "$n" -ge 1 ] || fail "at least 1 offline/online cycle, saw $n"
 	# knuma_migrated1 still migrates into node 1
 	"$w/stream" -p 1 -t 2 -s 64 -d 10 -b 0 -r 1 >stream2.log 2>&1 || { cat stream2.log >>"$log"; fail "the last stream's check"; }
 	cat stream2.log >>"$log"
