@@ -244,8 +244,10 @@ exec)
 	# faults with scans that do not sleep, and stream's threads keep the
 	# placement busy on both nodes.  Preemption: full, to widen the
 	# window, where the kernel can switch at run time (PREEMPT_DYNAMIC,
-	# as preempt=full would): the debug kernel is built with it
-	# (debug.config); the base kernel is not, and runs voluntary.
+	# as preempt=full would).  The debug kernel is built without it: with
+	# PREEMPT_DYNAMIC (so PREEMPT_RCU and TASKS_RCU) one boot in seven hung
+	# in the early RCU-tasks self tests under TCG (CI simulation of
+	# 2026-12-06), so it runs voluntary, as the base kernel.
 	echo 0 > $A/knuma_scand/scan_sleep_millisecs
 	echo 0 > $A/knuma_scand/scan_sleep_pass_millisecs
 	P=/sys/kernel/debug/sched/preempt
