@@ -26,8 +26,7 @@
 #             and the reverse, under load
 #   exec      exec storm: processes with hinting-fault statistics exec
 #             themselves again and again while the placement runs on
-#             every CPU (stream on both nodes), with full preemption where
-#             the kernel can switch to it
+#             every CPU (stream on both nodes)
 #   fragment  node 1 fragmented by a bound hog (free memory, no free 2 MiB
 #             block), a THP-backed stream's threads there: its THPs cannot
 #             move and are accounted, nr_isolated_anon never exceeds one
@@ -242,17 +241,13 @@ exec)
 	# sched_autonuma (issue 15 item 3): the images must have statistics
 	# for the placement to read, so they live long enough for hinting
 	# faults with scans that do not sleep, and stream's threads keep the
-	# placement busy on both nodes.  Preemption: full, to widen the
-	# window, where the kernel can switch at run time (PREEMPT_DYNAMIC,
-	# as preempt=full would).  The debug kernel is built without it: with
-	# PREEMPT_DYNAMIC (so PREEMPT_RCU and TASKS_RCU) one boot in seven hung
-	# in the early RCU-tasks self tests under TCG (CI simulation of
-	# 2026-12-06), so it runs voluntary, as the base kernel.
+	# placement busy on both nodes.  Preemption as built (voluntary): a
+	# debug kernel with PREEMPT_DYNAMIC (CI simulation of 2026-12-06) hung
+	# once in seven boots in the early RCU-tasks self tests, and switching
+	# it to full at run time (debugfs sched/preempt) under TCG trapped on
+	# a stale int3 of the patched cond_resched() call in knuma_scand.
 	echo 0 > $A/knuma_scand/scan_sleep_millisecs
 	echo 0 > $A/knuma_scand/scan_sleep_pass_millisecs
-	P=/sys/kernel/debug/sched/preempt
-	[ ! -w $P ] || echo full > $P
-	say "preemption: $(cat $P 2>/dev/null || echo "as built, not PREEMPT_DYNAMIC ($(uname -v))")"
 	stream -p 2 -t 1 -s 64 -d 25 -b 0 &
 	s=$!
 	"$w/exec-storm" -p 4 -t 2 -s 8 -l 100 -d 20 >>"$log" 2>&1 || fail "exec-storm's check"
