@@ -243,7 +243,7 @@ exec)
 	# faults with scans that do not sleep, and stream's threads keep the
 	# placement busy on both nodes.  Preemption as built (voluntary): a
 	# debug kernel with PREEMPT_DYNAMIC (CI simulation of 2026-12-06) hung
-	# once in seven boots in the early RCU-tasks self tests, and switching
+	# in 3 of about 30 boots in the early RCU-tasks self tests, and switching
 	# it to full at run time (debugfs sched/preempt) under TCG trapped on
 	# a stale int3 of the patched cond_resched() call in knuma_scand.
 	echo 0 > $A/knuma_scand/scan_sleep_millisecs
