@@ -14,6 +14,8 @@
 #   ROUNDS   rounds of `make hotpath` (default 10), `make lb-trigger` and
 #            `make scan-flushes` (5)
 #   SCENARIOS  scenarios of `make stress` (default: all of tests/guest/stress-scenario.sh)
+#   KMEMLEAK   scenarios of `make stress` booted with kmemleak and scanned (default all)
+#   SOAK_SECONDS  length of `make soak` (default 1800); SOAK_SEED its random seed
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
 
@@ -119,8 +121,20 @@ scan-flushes: kernel initramfs workloads
 # the debug kernel, then noautonuma and one node; matrix in results/stress-DATE.
 stress: initramfs workloads analysis
 	@$(MAKE) --no-print-directory CONFIG=debug kernel
-	KERNEL=$(abspath $(BUILD))/obj-debug/arch/x86/boot/bzImage \
+	KERNEL=$(abspath $(BUILD))/obj-debug/arch/x86/boot/bzImage KMEMLEAK="$(KMEMLEAK)" \
 		harness/stress-matrix.sh $(RESULTS)/stress-$$(date +%Y%m%d-%H%M%S) $(SCENARIOS)
+
+# Soak on the base kernel: SOAK_SECONDS of workloads starting and ending
+# while AutoNUMA is toggled, its path flipped and its knobs changed
+# (tests/guest/soak.sh); results/soak-DATE.
+SOAK_SECONDS ?= 1800
+KMEMLEAK ?= all
+soak: kernel initramfs workloads
+	d=$(RESULTS)/soak-$$(date +%Y%m%d-%H%M%S); \
+	APPEND="$(APPEND) slub_debug=U,sched_autonuma,mm_autonuma,task_struct,mm_struct" TIMEOUT=$$(($(SOAK_SECONDS) + 600)) \
+		harness/boot.sh $(TOPO) $$d env SOAK_SEED=$(SOAK_SEED) \
+		$(CURDIR)/tests/guest/soak.sh $(SOAK_SECONDS) $(abspath $(BUILD))/workloads; \
+	rc=$$?; grep -h "^soak: " $$d/soak.log || true; exit $$rc
 
 # Write build/linux's commits pristine..HEAD back to patches/ and series/.
 export-series:
@@ -146,5 +160,5 @@ check: check-host
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath lb-trigger scan-flushes stress \
+.PHONY: all deps source kernel initramfs workloads analysis boot run compare hotpath lb-trigger scan-flushes stress soak \
 	export-series bisect-check check-host check clean

@@ -2,8 +2,10 @@
 # Guest side of harness/stress-matrix.sh: one reliability scenario, bounded in time,
 # with AutoNUMA enabled here (inside the trace, so the knuma_migrated ledger
 # starts empty) and disabled at the end (its queues are flushed, so the
-# ledger ends empty).  Fails if a workload's data check fails or a
-# scenario's own check does.  Writes stress.log in the run directory.
+# ledger ends empty).  Fails if a workload's data check fails, a
+# scenario's own check does, or (STRESS_KMEMLEAK=1) a kmemleak scan at the
+# end finds an unreferenced object that AutoNUMA allocated.  Writes stress.log in the
+# run directory.
 #
 # usage: stress-scenario.sh SCENARIO PATH WORKLOADS-DIR
 #   PATH: lb or schedule (AutoNUMA's placement path)
@@ -394,4 +396,25 @@ for t in anon file; do
 	n=$(sed -n "s/^nr_isolated_$t //p" /proc/vmstat)
 	[ "$n" = 0 ] || fail "$n $t pages still isolated"
 done
+# kmemleak (the debug kernel): nothing AutoNUMA allocated is unreferenced.
+# kmemleak reports an object older than 5 s that no scanned memory points
+# to and whose contents did not change since the previous scan: two scans.
+# Other suspects (the kernel's own, boot-time ones) are counted, not failed.
+# STRESS_KMEMLEAK=1 (harness/stress-matrix.sh): booted with kmemleak=on.
+kmemleak=/sys/kernel/debug/kmemleak
+if [ "${STRESS_KMEMLEAK:-0}" = 1 ]; then
+	[ -e $kmemleak ] || fail "kmemleak asked for, but this kernel has none"
+	for i in 1 2; do
+		echo scan 2>/dev/null >$kmemleak ||
+			fail "kmemleak refuses to scan: it disabled itself (see the console)"
+	done
+	cat $kmemleak >kmemleak.txt
+	read -r all ours < <(awk '
+		function done() { if (obj) { all++; if (mine) ours++ } }
+		/^unreferenced object/ { done(); obj = 1; mine = 0 }
+		/autonuma|knuma_/ { mine = 1 }
+		END { done(); print all + 0, ours + 0 }' kmemleak.txt)
+	say "kmemleak: $all unreferenced objects, $ours allocated by AutoNUMA"
+	[ "$ours" = 0 ] || { grep -B4 -A12 -E 'autonuma|knuma_' kmemleak.txt >>"$log"; fail "kmemleak: $ours of AutoNUMA's objects leaked"; }
+fi
 say "$scenario ($path): ok"
