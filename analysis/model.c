@@ -684,16 +684,48 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an
 		pg->pingpong = true;
 		run->cost.pingpong_pages += nr;
 	}
+	if (!pg->nodes)
+		pg->first_ts = ts;
 	pg->nodes |= 1ULL << page_nid;
 	pg->nid = page_nid;
+	pg->nr = nr;
+	/* the budget's steps: queued towards the faulting node, found there */
+	if (f->action == AN_ACT_QUEUE && !pg->queue_ts) {
+		pg->queue_ts = ts;
+		pg->queue_nid = f->cpu_nid;
+	}
+	if (pg->queue_ts && !pg->arrive_ts && ts > pg->queue_ts && page_nid == pg->queue_nid)
+		pg->arrive_ts = ts;
+	pg->last_action = f->action < AN_ACT_NR ? f->action : AN_ACT_UNKNOWN;
+	pg->last_remote = page_nid != f->cpu_nid;
 }
 
-void an_scan(struct an_run *run, unsigned long long ts, unsigned long pages,
+const char *const an_actions[AN_ACT_NR] = {
+	"unknown", "none", "local", "not_allowed", "not_lru", "queue", "refused",
+	"duplicate", "no_queue",
+};
+
+enum an_action an_action_of(const char *name)
+{
+	for (int a = AN_ACT_UNKNOWN + 1; name && a < AN_ACT_NR; a++)
+		if (!strcmp(name, an_actions[a]))
+			return a;
+	return AN_ACT_UNKNOWN;
+}
+
+void an_scan(struct an_run *run, unsigned long long ts, int tgid, unsigned long pages,
 	     unsigned long long ns)
 {
+	struct an_proc *p;
+
 	seen(run, ts);
 	run->cost.scan_pages += pages;
 	run->cost.scan_ns += ns;
+	if (tgid <= 0)
+		return;
+	p = find_proc(run, tgid, true);
+	if (!p->first_scan_ts)
+		p->first_scan_ts = ts;
 }
 
 void an_page_queue(struct an_run *run, unsigned long long ts, bool queued)
@@ -849,6 +881,85 @@ static bool held(const struct an_run *run, const struct an_proc *p)
 	return p->converged && (p->last_ts - p->converged_since) / 1e9 >= run->min_hold - 1e-9;
 }
 
+static int cmp_seconds(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	if (x == AN_NEVER || y == AN_NEVER)
+		return (x == AN_NEVER) - (y == AN_NEVER);
+	return (x > y) - (x < y);
+}
+
+void an_sort_seconds(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_seconds);
+}
+
+double an_median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	an_sort_seconds(v, n);
+	if (n % 2)
+		return v[n / 2];
+	if (v[n / 2] == AN_NEVER)
+		return AN_NEVER;
+	return (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static bool reported_tgid(const struct an_run *run, int tgid)
+{
+	for (int i = 0; i < run->nr_procs; i++)
+		if (run->procs[i].tgid == tgid)
+			return an_reported(run, &run->procs[i]);
+	return false;
+}
+
+/* The budget over the reported processes' pages (an_budget). */
+static void budget(struct an_run *run)
+{
+	struct an_budget *b = &run->budget;
+	size_t nq = 0, na = 0, ns = 0;
+	double *queue = xrealloc(NULL, (run->nr_pages + 1) * sizeof(double));
+	double *node = xrealloc(NULL, (run->nr_pages + 1) * sizeof(double));
+	double *scan = xrealloc(NULL, (run->nr_procs + 1) * sizeof(double));
+
+	memset(b, 0, sizeof(*b));
+	for (size_t i = 0; i < run->nr_slots; i++) {
+		const struct an_page *pg = &run->pages[i];
+
+		if (!pg->nodes || !reported_tgid(run, (int)(pg->key >> 44)))
+			continue;
+		b->pages += pg->nr;
+		if (pg->queue_ts) {
+			b->queued += pg->nr;
+			if (pg->queue_ts >= pg->first_ts)	/* events in time order */
+				queue[nq++] = (pg->queue_ts - pg->first_ts) / 1e9;
+		}
+		if (pg->arrive_ts) {
+			b->arrived += pg->nr;
+			node[na++] = (pg->arrive_ts - pg->queue_ts) / 1e9;
+		}
+		if (pg->last_remote)
+			b->remote[pg->last_action] += pg->nr;
+	}
+	for (int i = 0; i < run->nr_procs; i++) {
+		const struct an_proc *p = &run->procs[i];
+
+		if (an_reported(run, p) && p->first_scan_ts)
+			scan[ns++] = p->first_scan_ts > run->start_ts ?
+				     an_seconds(run, p->first_scan_ts) : 0;
+	}
+	b->fault_to_queue = an_median(queue, nq);
+	b->queue_to_node = an_median(node, na);
+	b->first_scan = an_median(scan, ns);
+	b->migrate_rate = run->cost.migrate_ns ?
+			  run->cost.migrated / (run->cost.migrate_ns / 1e9) : NAN;
+	free(queue);
+	free(node);
+	free(scan);
+}
+
 void an_finish(struct an_run *run)
 {
 	run->nr_reported = 0;
@@ -886,4 +997,5 @@ void an_finish(struct an_run *run)
 	}
 	if (!run->nr_reported)
 		run->convergence = AN_NEVER;
+	budget(run);
 }

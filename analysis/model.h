@@ -41,6 +41,7 @@ struct an_proc {
 	unsigned long pages[AN_MAX_NODES], total, max_total;
 	unsigned long ticks;		/* CPU time its threads used (1/100 s) */
 	unsigned long long first_ts;	/* its first sample */
+	unsigned long long first_scan_ts;	/* knuma_scand's first pass over it */
 	struct an_thread *threads;
 	int nr_threads;
 	double locality;	/* at the last update */
@@ -55,12 +56,41 @@ struct an_proc {
 	int nr_points;
 };
 
+/* What a hinting fault did with its page (the event's action). */
+enum an_action {
+	AN_ACT_UNKNOWN, AN_ACT_NONE, AN_ACT_LOCAL, AN_ACT_NOT_ALLOWED, AN_ACT_NOT_LRU,
+	AN_ACT_QUEUE, AN_ACT_REFUSED, AN_ACT_DUPLICATE, AN_ACT_NO_QUEUE, AN_ACT_NR
+};
+/* The kernel's names ("none": the last_nid filter held the page back). */
+extern const char *const an_actions[AN_ACT_NR];
+enum an_action an_action_of(const char *name);
+
 /* Pages seen at hinting faults, keyed by (tgid, page->index). */
 struct an_page {
 	unsigned long long key;
 	unsigned long long nodes;	/* bitmask of nodes it was seen on */
-	int nid;
+	unsigned long long first_ts;	/* its first hinting fault */
+	unsigned long long queue_ts;	/* its first queueing (0: never) */
+	unsigned long long arrive_ts;	/* a later fault found it on queue_nid */
+	int nid, queue_nid, nr;
+	unsigned char last_action;	/* of its last fault */
+	bool last_remote;		/* its last fault came from another node */
 	bool pingpong;
+};
+
+/*
+ * Where a run's time to convergence goes, over its reported processes'
+ * pages (an_finish): the steps a page takes to follow its threads.
+ * Seconds are medians, NAN where no page took the step.
+ */
+struct an_budget {
+	double first_scan;	/* the start to knuma_scand's first pass over a process */
+	double fault_to_queue;	/* a page's first hinting fault to its queueing: the */
+				/* last_nid filter's confirming second fault */
+	double queue_to_node;	/* queued to a fault that finds it on that node */
+	unsigned long pages, queued, arrived;	/* base pages */
+	unsigned long remote[AN_ACT_NR];	/* remote at their last fault, by its action */
+	double migrate_rate;	/* pages knuma_migrated migrated per second of batches */
 };
 
 /*
@@ -134,6 +164,7 @@ struct an_run {
 	struct an_page *pages;		/* open addressing, nr_slots a power of 2 */
 	size_t nr_pages, nr_slots;
 	struct an_cost cost;
+	struct an_budget budget;
 	unsigned long long last_move_ts[AN_MAX_CPUS];	/* per destination CPU */
 
 	int nr_reported;		/* processes an_reported() */
@@ -156,6 +187,7 @@ void an_thread_migrate(struct an_run *run, unsigned long long ts, int pid, int d
 struct an_fault {
 	int pid, tgid, cpu, cpu_nid, page_nid, nr;
 	unsigned long index;
+	enum an_action action;
 };
 void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an_fault *f);
 /*
@@ -164,7 +196,8 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an
  */
 void an_mm_stats(struct an_run *run, unsigned long long ts, int tgid,
 		 const unsigned long *pages, int nr_nodes);
-void an_scan(struct an_run *run, unsigned long long ts, unsigned long pages,
+/* autonuma_scan_mm: one pass of knuma_scand over process tgid. */
+void an_scan(struct an_run *run, unsigned long long ts, int tgid, unsigned long pages,
 	     unsigned long long ns);
 /*
  * autonuma_migrate_batch: the entries knuma_migrated took off its queues
@@ -211,6 +244,12 @@ const char *an_measure(const struct an_run *run);
  * like perf bench's, is not placed by anyone and does not count).
  */
 bool an_reported(const struct an_run *run, const struct an_proc *p);
+/*
+ * Sort seconds (AN_NEVER after any time); the median of n of them, sorted
+ * in place (NAN if n is 0, AN_NEVER if the middle one is).
+ */
+void an_sort_seconds(double *v, size_t n);
+double an_median(double *v, size_t n);
 /* Seconds from the workload's start to ts; the run's length. */
 double an_seconds(const struct an_run *run, unsigned long long ts);
 double an_duration(const struct an_run *run);

@@ -82,6 +82,34 @@ static const char *percent(double x, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Where the time went: the steps of a page towards its threads' node, and
+ * the pages still remote at their last fault, by what that fault did.
+ */
+/* A budget step: "-" where no page took it */
+static const char *step(double s, char *buf, size_t len)
+{
+	return isnan(s) ? "-" : seconds(s, buf, len);
+}
+
+static void print_budget(FILE *out, const struct an_run *run)
+{
+	const struct an_budget *b = &run->budget;
+	char s1[32], s2[32], s3[32];
+
+	fprintf(out, "budget: first scan of a process %s after the start; first hinting fault "
+		"to queued (last_nid's second fault) %s over %lu of %lu pages; queued to on its "
+		"node %s over %lu pages; knuma_migrated %.0f pages/s while migrating\n",
+		step(b->first_scan, s1, sizeof(s1)), step(b->fault_to_queue, s2, sizeof(s2)),
+		b->queued, b->pages, step(b->queue_to_node, s3, sizeof(s3)), b->arrived,
+		isnan(b->migrate_rate) ? 0 : b->migrate_rate);
+	fprintf(out, "pages remote at their last fault, by what it did:");
+	for (int a = 0; a < AN_ACT_NR; a++)
+		if (b->remote[a])
+			fprintf(out, " %s %lu", an_actions[a], b->remote[a]);
+	fprintf(out, "\n");
+}
+
 void report_table(FILE *out, const char *file, const struct an_run *run)
 {
 	const struct an_cost *c = &run->cost;
@@ -134,6 +162,7 @@ void report_table(FILE *out, const char *file, const struct an_run *run)
 		c->balance_cpus_max, c->placements, c->task_moves, c->herd_moves, AN_HERD_NS / 1e6);
 	print_ledger(out, "knuma_migrated ledger", &c->ledger);
 	fprintf(out, " = %lu migrated + %lu failed\n", c->migrated, c->migrate_failed);
+	print_budget(out, run);
 	if (c->detail.queued + c->detail.refused + an_ledger_dequeued(&c->detail)) {
 		print_ledger(out, "per-page events (autonuma_detail)", &c->detail);
 		fputc('\n', out);
@@ -254,7 +283,19 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 	json_ledger(out, "ledger", &c->ledger);
 	fprintf(out, ",\n  ");
 	json_ledger(out, "detail", &c->detail);
-	fprintf(out, "},\n \"processes\": [");
+	fprintf(out, "},\n \"budget\": {\"first_scan_s\": ");
+	json_number(out, run->budget.first_scan);
+	fprintf(out, ", \"fault_to_queue_s\": ");
+	json_number(out, run->budget.fault_to_queue);
+	fprintf(out, ", \"queue_to_node_s\": ");
+	json_number(out, run->budget.queue_to_node);
+	fprintf(out, ", \"pages\": %lu, \"queued\": %lu, \"arrived\": %lu, \"migrate_pages_per_s\": ",
+		run->budget.pages, run->budget.queued, run->budget.arrived);
+	json_number(out, run->budget.migrate_rate);
+	fprintf(out, ", \"remote_by_last_action\": {");
+	for (int a = 0; a < AN_ACT_NR; a++)
+		fprintf(out, "%s\"%s\": %lu", a ? ", " : "", an_actions[a], run->budget.remote[a]);
+	fprintf(out, "}},\n \"processes\": [");
 	for (int i = 0; i < run->nr_procs; i++) {
 		const struct an_proc *p = &run->procs[i];
 
@@ -406,16 +447,6 @@ int report_plot(const char *dir, const char *file, const struct an_run *run)
 /* Compare */
 
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	/* never (AN_NEVER) sorts after any time */
-	if (x == AN_NEVER || y == AN_NEVER)
-		return (x == AN_NEVER) - (y == AN_NEVER);
-	return (x > y) - (x < y);
-}
-
 /* Runs of variant v, valid, sorted by convergence (never last); returns k. */
 static int sorted_convergence(const struct an_summary *runs, int n, const char *v, double *out)
 {
@@ -424,7 +455,7 @@ static int sorted_convergence(const struct an_summary *runs, int n, const char *
 	for (int i = 0; i < n; i++)
 		if (!runs[i].unreadable && runs[i].valid && !strcmp(runs[i].variant, v))
 			out[k++] = runs[i].convergence;
-	qsort(out, k, sizeof(double), cmp_double);
+	an_sort_seconds(out, k);
 	return k;
 }
 
@@ -432,7 +463,7 @@ static int sorted_convergence(const struct an_summary *runs, int n, const char *
 static double median(const struct an_summary *runs, int n, const char *variant,
 		     size_t offset, double *min, double *max)
 {
-	double v[n];
+	double v[n + 1], m;
 	int k = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -441,18 +472,12 @@ static double median(const struct an_summary *runs, int n, const char *variant,
 		if (runs[i].valid && !strcmp(runs[i].variant, variant) && !isnan(x))
 			v[k++] = x;
 	}
-	if (!k)
-		return NAN;
-	qsort(v, k, sizeof(double), cmp_double);
-	if (min)
+	m = an_median(v, k);
+	if (k && min)
 		*min = v[0];
-	if (max)
+	if (k && max)
 		*max = v[k - 1];
-	if (k % 2)
-		return v[k / 2];
-	if (v[k / 2] == AN_NEVER)
-		return AN_NEVER;
-	return (v[k / 2 - 1] + v[k / 2]) / 2;
+	return m;
 }
 
 static void cell_seconds(FILE *out, double s)

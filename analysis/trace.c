@@ -114,11 +114,12 @@ static int on_hinting_fault(struct tracecmd_input *h, struct tep_event *ev,
 
 	if (!FIELDS(ev, rec, "pid", "tgid", "index", "page_nid", "cpu_nid", "nr", "action"))
 		return 0;
+	action = symbol(ev, "action", v[6]);
 	an_hinting_fault(data, rec->ts, &(struct an_fault){
 		.pid = v[0], .tgid = v[1], .index = v[2], .page_nid = v[3],
-		.cpu_nid = v[4], .nr = v[5], .cpu = rec->cpu });
+		.cpu_nid = v[4], .nr = v[5], .cpu = rec->cpu,
+		.action = an_action_of(action) });
 	/* knuma_migrated's ledger: what the fault did with its page */
-	action = symbol(ev, "action", v[6]);
 	if (action && (!strcmp(action, "queue") || !strcmp(action, "refused")))
 		an_page_queue(data, rec->ts, !strcmp(action, "queue"));
 	return 0;
@@ -162,10 +163,10 @@ static int on_mm_stats(struct tracecmd_input *h, struct tep_event *ev,
 static int on_scan(struct tracecmd_input *h, struct tep_event *ev,
 		   struct tep_record *rec, int cpu, void *data)
 {
-	long long v[2];
+	long long v[3];
 
-	if (FIELDS(ev, rec, "pages", "ns"))
-		an_scan(data, rec->ts, v[0], v[1]);
+	if (FIELDS(ev, rec, "tgid", "pages", "ns"))
+		an_scan(data, rec->ts, v[0], v[1], v[2]);
 	return 0;
 }
 

@@ -312,8 +312,8 @@ static void test_cost_events(void)
 	struct an_run run;
 
 	start(&run, 0);
-	an_scan(&run, S(1), 1024, 5000);
-	an_scan(&run, S(2), 1024, 7000);
+	an_scan(&run, S(1), 0, 1024, 5000);
+	an_scan(&run, S(2), 0, 1024, 7000);
 	an_page_queue(&run, S(1), true);
 	an_page_queue(&run, S(1), true);
 	an_page_queue(&run, S(1), false);
@@ -636,6 +636,59 @@ static void test_kernel_mode(void)
 	an_free(&run);
 }
 
+
+/* The budget: a page's steps towards its thread's node, and what is left. */
+static void act(struct an_run *run, double t, unsigned long index, int page_nid, int nr,
+		enum an_action action)
+{
+	/* process 100's thread 101 on CPU 2, node 1 */
+	an_hinting_fault(run, S(t), &(struct an_fault){ .pid = 101, .tgid = 100, .cpu = 2,
+		.cpu_nid = 1, .index = index, .page_nid = page_nid, .nr = nr, .action = action });
+}
+
+static void test_budget(void)
+{
+	struct an_run run;
+
+	an_init(&run, 90, 256);
+	run.min_hold = 0.5;
+	fault(&run, 0.5, 201, 200, 0, 0, 0x9, 1, 1);	/* the first event: the start */
+	an_scan(&run, S(0.5), 200, 64, 1000);
+	an_scan(&run, S(1.5), 100, 1024, 1000);	/* process 100's first pass */
+	an_scan(&run, S(2.5), 100, 1024, 1000);
+	act(&run, 1, 0x1, 0, 512, AN_ACT_NONE);	/* last_nid holds it back */
+	act(&run, 1, 0x2, 0, 512, AN_ACT_NONE);
+	act(&run, 1, 0x3, 0, 512, AN_ACT_NONE);
+	act(&run, 1, 0x4, 0, 1, AN_ACT_QUEUE);	/* queued at once, never moves */
+	act(&run, 2, 0x1, 0, 512, AN_ACT_QUEUE);	/* 1 s to its queueing */
+	act(&run, 2, 0x3, 0, 512, AN_ACT_REFUSED);	/* the queue is full */
+	mm_stats(&run, 2, 100, 1537, 0);
+	act(&run, 3, 0x1, 1, 512, AN_ACT_LOCAL);	/* on node 1 1 s after */
+	act(&run, 4, 0x2, 0, 512, AN_ACT_QUEUE);	/* 3 s */
+	mm_stats(&run, 4, 100, 1025, 512);
+	act(&run, 5, 0x4, 0, 1, AN_ACT_DUPLICATE);
+	act(&run, 6, 0x2, 1, 512, AN_ACT_LOCAL);	/* 2 s after */
+	mm_stats(&run, 6, 100, 513, 1024);
+	fault(&run, 6, 201, 200, 0, 0, 0x9, 1, 1);	/* another process: not counted */
+	an_migrate_batch(&run, S(6), &(struct an_batch){ .entries = 2, .isolated = 1024,
+		.succeeded = 1024, .ns = 2000000000ULL });
+	an_finish(&run);
+	ok(run.nr_reported == 1, "budget: process 100 reported");
+	near(run.budget.first_scan, 1.0, "budget: first scan 1 s after the start");
+	near(run.budget.fault_to_queue, 1.0, "budget: first fault to queued, median of 0, 1, 3 s");
+	near(run.budget.queue_to_node, 1.5, "budget: queued to on its node, median of 1, 2 s");
+	ok(run.budget.pages == 1537 && run.budget.queued == 1025 && run.budget.arrived == 1024,
+	   "budget: pages %lu, queued %lu, arrived %lu (want 1537, 1025, 1024)",
+	   run.budget.pages, run.budget.queued, run.budget.arrived);
+	ok(run.budget.remote[AN_ACT_REFUSED] == 512 && run.budget.remote[AN_ACT_DUPLICATE] == 1 &&
+	   run.budget.remote[AN_ACT_NONE] == 0 && run.budget.remote[AN_ACT_LOCAL] == 0,
+	   "budget: remote at their last fault: refused 512, duplicate 1");
+	near(run.budget.migrate_rate, 512, "budget: 1024 pages in 2 s of batches");
+	ok(an_action_of("no_queue") == AN_ACT_NO_QUEUE && an_action_of("bogus") == AN_ACT_UNKNOWN &&
+	   an_action_of(NULL) == AN_ACT_UNKNOWN, "actions by the kernel's names");
+	an_free(&run);
+}
+
 int main(void)
 {
 	test_known_convergence();
@@ -656,6 +709,7 @@ int main(void)
 	test_out_of_sequence();
 	test_kernel_mode();
 	test_stream_done();
+	test_budget();
 	printf("1..%d\n", tests);
 	return failed != 0;
 }

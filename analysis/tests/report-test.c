@@ -138,6 +138,38 @@ static void test_compare(const char *dir)
 		      "6.000 0.500\n8.000 1.000\n") != NULL, "sched's: the invalid run left out");
 }
 
+/* The run's text report says where the time went (the budget). */
+static void test_budget_line(void)
+{
+	struct an_run run;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:2:10", 1000, 0);
+	an_scan(&run, S(1.5), 100, 1024, 1000);
+	an_hinting_fault(&run, S(2), &(struct an_fault){ .pid = 101, .tgid = 100, .cpu = 2,
+		.cpu_nid = 1, .index = 1, .page_nid = 0, .nr = 512, .action = AN_ACT_QUEUE });
+	an_hinting_fault(&run, S(2), &(struct an_fault){ .pid = 101, .tgid = 100, .cpu = 2,
+		.cpu_nid = 1, .index = 2, .page_nid = 0, .nr = 512, .action = AN_ACT_REFUSED });
+	sample(&run, 2, 2, 100, "101:2:20", 500, 500);
+	an_hinting_fault(&run, S(2.75), &(struct an_fault){ .pid = 101, .tgid = 100, .cpu = 2,
+		.cpu_nid = 1, .index = 1, .page_nid = 1, .nr = 512, .action = AN_ACT_LOCAL });
+	sample(&run, 3, 3, 100, "101:2:30", 500, 500);
+	end(&run, 4);
+	report_table(out, "budget.dat", &run);
+	fclose(out);
+	ok(strstr(text, "budget: first scan of a process 1.50 s after the start; first hinting "
+		   "fault to queued (last_nid's second fault) 0.00 s over 512 of 1024 pages; "
+		   "queued to on its node 0.75 s over 512 pages") != NULL,
+	   "the text report's budget line");
+	ok(strstr(text, "pages remote at their last fault, by what it did: refused 512\n") != NULL,
+	   "the text report's remote pages by action");
+	free(text);
+	an_free(&run);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -146,6 +178,7 @@ int main(int argc, char **argv)
 	}
 	test_plot(argv[1]);
 	test_compare(argv[1]);
+	test_budget_line();
 	printf("1..%d\n", tests);
 	return failed != 0;
 }
