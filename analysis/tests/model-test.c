@@ -667,6 +667,7 @@ static void test_budget(void)
 	act(&run, 4, 0x2, 0, 512, AN_ACT_QUEUE);	/* 3 s */
 	mm_stats(&run, 4, 100, 1025, 512);
 	act(&run, 5, 0x4, 0, 1, AN_ACT_DUPLICATE);
+	act(&run, 5, 0x2, 0, 512, AN_ACT_QUEUE);	/* again: timed from the first */
 	act(&run, 6, 0x2, 1, 512, AN_ACT_LOCAL);	/* 2 s after */
 	mm_stats(&run, 6, 100, 513, 1024);
 	fault(&run, 6, 201, 200, 0, 0, 0x9, 1, 1);	/* another process: not counted */
