@@ -68,6 +68,9 @@ void an_free(struct an_run *run)
 	drop_procs(run);
 	free(run->pages);
 	run->pages = NULL;
+	free(run->scanned);
+	run->scanned = NULL;
+	run->nr_scanned = 0;
 }
 
 static void seen(struct an_run *run, unsigned long long ts)
@@ -672,6 +675,10 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an
 		bad_input(run, "hinting fault on a node out of range", "");
 		return;
 	}
+	if (nr <= 0 || nr > AN_MAX_FAULT_PAGES) {
+		bad_input(run, "hinting fault on a page count out of range", "");
+		return;
+	}
 	kernel_fault(run, f);
 	p = find_proc(run, f->tgid, false);
 	if (p) {
@@ -684,15 +691,19 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an
 		pg->pingpong = true;
 		run->cost.pingpong_pages += nr;
 	}
-	if (!pg->nodes)
-		pg->first_ts = ts;
+	if (!pg->nodes || pg->fault_nid != f->cpu_nid) {
+		pg->since_ts = ts;
+		pg->fault_nid = f->cpu_nid;
+	}
 	pg->nodes |= 1ULL << page_nid;
 	pg->nid = page_nid;
+	pg->tgid = f->tgid;
 	pg->nr = nr;
 	/* the budget's steps: queued towards the faulting node, found there */
 	if (f->action == AN_ACT_QUEUE && !pg->queue_ts) {
 		pg->queue_ts = ts;
 		pg->queue_nid = f->cpu_nid;
+		pg->first_ts = pg->since_ts;
 	}
 	if (pg->queue_ts && !pg->arrive_ts && ts > pg->queue_ts && page_nid == pg->queue_nid)
 		pg->arrive_ts = ts;
@@ -716,16 +727,16 @@ enum an_action an_action_of(const char *name)
 void an_scan(struct an_run *run, unsigned long long ts, int tgid, unsigned long pages,
 	     unsigned long long ns)
 {
-	struct an_proc *p;
-
 	seen(run, ts);
 	run->cost.scan_pages += pages;
 	run->cost.scan_ns += ns;
 	if (tgid <= 0)
 		return;
-	p = find_proc(run, tgid, true);
-	if (!p->first_scan_ts)
-		p->first_scan_ts = ts;
+	for (int i = 0; i < run->nr_scanned; i++)
+		if (run->scanned[i].tgid == tgid)
+			return;
+	run->scanned = xrealloc(run->scanned, (run->nr_scanned + 1) * sizeof(*run->scanned));
+	run->scanned[run->nr_scanned++] = (struct an_first_scan){ tgid, ts };
 }
 
 void an_page_queue(struct an_run *run, unsigned long long ts, bool queued)
@@ -907,28 +918,36 @@ double an_median(double *v, size_t n)
 	return (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static bool reported_tgid(const struct an_run *run, int tgid)
-{
-	for (int i = 0; i < run->nr_procs; i++)
-		if (run->procs[i].tgid == tgid)
-			return an_reported(run, &run->procs[i]);
-	return false;
-}
-
 /* The budget over the reported processes' pages (an_budget). */
 static void budget(struct an_run *run)
 {
 	struct an_budget *b = &run->budget;
 	size_t nq = 0, na = 0, ns = 0;
+	int nr_tgids = 0;
+	int *tgids = xrealloc(NULL, (run->nr_procs + 1) * sizeof(int));
 	double *queue = xrealloc(NULL, (run->nr_pages + 1) * sizeof(double));
 	double *node = xrealloc(NULL, (run->nr_pages + 1) * sizeof(double));
 	double *scan = xrealloc(NULL, (run->nr_procs + 1) * sizeof(double));
 
 	memset(b, 0, sizeof(*b));
+	for (int i = 0; i < run->nr_procs; i++) {
+		const struct an_proc *p = &run->procs[i];
+
+		if (!an_reported(run, p))
+			continue;
+		tgids[nr_tgids++] = p->tgid;
+		for (int j = 0; j < run->nr_scanned; j++)
+			if (run->scanned[j].tgid == p->tgid)
+				scan[ns++] = run->scanned[j].ts > run->start_ts ?
+					     an_seconds(run, run->scanned[j].ts) : 0;
+	}
 	for (size_t i = 0; i < run->nr_slots; i++) {
 		const struct an_page *pg = &run->pages[i];
+		int k = 0;
 
-		if (!pg->nodes || !reported_tgid(run, (int)(pg->key >> 44)))
+		while (k < nr_tgids && tgids[k] != pg->tgid)
+			k++;
+		if (!pg->nodes || k == nr_tgids)
 			continue;
 		b->pages += pg->nr;
 		if (pg->queue_ts) {
@@ -943,18 +962,12 @@ static void budget(struct an_run *run)
 		if (pg->last_remote)
 			b->remote[pg->last_action] += pg->nr;
 	}
-	for (int i = 0; i < run->nr_procs; i++) {
-		const struct an_proc *p = &run->procs[i];
-
-		if (an_reported(run, p) && p->first_scan_ts)
-			scan[ns++] = p->first_scan_ts > run->start_ts ?
-				     an_seconds(run, p->first_scan_ts) : 0;
-	}
 	b->fault_to_queue = an_median(queue, nq);
 	b->queue_to_node = an_median(node, na);
 	b->first_scan = an_median(scan, ns);
 	b->migrate_rate = run->cost.migrate_ns ?
 			  run->cost.migrated / (run->cost.migrate_ns / 1e9) : NAN;
+	free(tgids);
 	free(queue);
 	free(node);
 	free(scan);

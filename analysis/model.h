@@ -13,6 +13,7 @@
 
 #define AN_MAX_NODES	64
 #define AN_MAX_CPUS	1024
+#define AN_MAX_FAULT_PAGES 512	/* base pages one hinting fault can cover (a THP) */
 /* two placement moves onto one CPU closer than this are a herd */
 #define AN_HERD_NS	100000000ULL
 #define AN_NEVER	(-1.0)	/* convergence time of a run that never converged */
@@ -41,7 +42,6 @@ struct an_proc {
 	unsigned long pages[AN_MAX_NODES], total, max_total;
 	unsigned long ticks;		/* CPU time its threads used (1/100 s) */
 	unsigned long long first_ts;	/* its first sample */
-	unsigned long long first_scan_ts;	/* knuma_scand's first pass over it */
 	struct an_thread *threads;
 	int nr_threads;
 	double locality;	/* at the last update */
@@ -70,9 +70,10 @@ struct an_page {
 	unsigned long long key;
 	unsigned long long nodes;	/* bitmask of nodes it was seen on */
 	unsigned long long first_ts;	/* its first hinting fault */
+	unsigned long long since_ts;	/* first of its faults from fault_nid in a row */
 	unsigned long long queue_ts;	/* its first queueing (0: never) */
 	unsigned long long arrive_ts;	/* a later fault found it on queue_nid */
-	int nid, queue_nid, nr;
+	int tgid, nid, fault_nid, queue_nid, nr;
 	unsigned char last_action;	/* of its last fault */
 	bool last_remote;		/* its last fault came from another node */
 	bool pingpong;
@@ -84,9 +85,10 @@ struct an_page {
  * Seconds are medians, NAN where no page took the step.
  */
 struct an_budget {
-	double first_scan;	/* the start to knuma_scand's first pass over a process */
-	double fault_to_queue;	/* a page's first hinting fault to its queueing: the */
-				/* last_nid filter's confirming second fault */
+	double first_scan;	/* the start to the end of knuma_scand's first */
+				/* chunk (pages_to_scan) of a process */
+	double fault_to_queue;	/* a page's first hinting fault from a node to its */
+				/* queueing there: the last_nid filter's wait */
 	double queue_to_node;	/* queued to a fault that finds it on that node */
 	unsigned long pages, queued, arrived;	/* base pages */
 	unsigned long remote[AN_ACT_NR];	/* remote at their last fault, by its action */
@@ -161,6 +163,8 @@ struct an_run {
 
 	struct an_proc *procs;
 	int nr_procs;
+	struct an_first_scan { int tgid; unsigned long long ts; } *scanned;
+	int nr_scanned;			/* processes knuma_scand scanned */
 	struct an_page *pages;		/* open addressing, nr_slots a power of 2 */
 	size_t nr_pages, nr_slots;
 	struct an_cost cost;
@@ -196,7 +200,7 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an
  */
 void an_mm_stats(struct an_run *run, unsigned long long ts, int tgid,
 		 const unsigned long *pages, int nr_nodes);
-/* autonuma_scan_mm: one pass of knuma_scand over process tgid. */
+/* autonuma_scan_mm: knuma_scand scanned a chunk of process tgid. */
 void an_scan(struct an_run *run, unsigned long long ts, int tgid, unsigned long pages,
 	     unsigned long long ns);
 /*

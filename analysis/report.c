@@ -95,14 +95,15 @@ static const char *step(double s, char *buf, size_t len)
 static void print_budget(FILE *out, const struct an_run *run)
 {
 	const struct an_budget *b = &run->budget;
-	char s1[32], s2[32], s3[32];
+	char s1[32], s2[32], s3[32], rate[32] = "-";
 
+	if (!isnan(b->migrate_rate))
+		snprintf(rate, sizeof(rate), "%.0f", b->migrate_rate);
 	fprintf(out, "budget: first scan of a process %s after the start; first hinting fault "
-		"to queued (last_nid's second fault) %s over %lu of %lu pages; queued to on its "
-		"node %s over %lu pages; knuma_migrated %.0f pages/s while migrating\n",
+		"from a node to queued there (last_nid) %s over %lu of %lu pages; queued to on its "
+		"node %s over %lu pages; knuma_migrated %s pages/s while migrating\n",
 		step(b->first_scan, s1, sizeof(s1)), step(b->fault_to_queue, s2, sizeof(s2)),
-		b->queued, b->pages, step(b->queue_to_node, s3, sizeof(s3)), b->arrived,
-		isnan(b->migrate_rate) ? 0 : b->migrate_rate);
+		b->queued, b->pages, step(b->queue_to_node, s3, sizeof(s3)), b->arrived, rate);
 	fprintf(out, "pages remote at their last fault, by what it did:");
 	for (int a = 0; a < AN_ACT_NR; a++)
 		if (b->remote[a])

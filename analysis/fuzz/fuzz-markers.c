@@ -34,7 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			an_hinting_fault(&run, ts, &(struct an_fault){
 				.pid = v, .tgid = v, .cpu = (signed char)line[2],
 				.cpu_nid = (signed char)line[3], .index = (unsigned char)line[3],
-				.page_nid = (signed char)line[2], .nr = 1 });
+				.page_nid = (signed char)line[2], .nr = 1,
+				.action = (unsigned char)line[1] % (AN_ACT_NR + 1) });
+			an_scan(&run, ts, v, (unsigned char)line[0], 1000);
 			if (n >= 8) {
 				unsigned long pages[4] = { (unsigned char)line[4],
 					(unsigned char)line[5], (unsigned char)line[6], (unsigned char)line[7] };

@@ -660,6 +660,10 @@ static void test_budget(void)
 	act(&run, 1, 0x2, 0, 512, AN_ACT_NONE);
 	act(&run, 1, 0x3, 0, 512, AN_ACT_NONE);
 	act(&run, 1, 0x4, 0, 1, AN_ACT_QUEUE);	/* queued at once, never moves */
+	an_hinting_fault(&run, S(1), &(struct an_fault){ .pid = 102, .tgid = 100, .cpu = 0,
+		.cpu_nid = 0, .index = 0x5, .page_nid = 0, .nr = 1, .action = AN_ACT_LOCAL });
+	act(&run, 3, 0x5, 0, 1, AN_ACT_NONE);	/* from node 1 now: timed from here */
+	act(&run, 4, 0x5, 0, 1, AN_ACT_QUEUE);	/* 1 s */
 	act(&run, 2, 0x1, 0, 512, AN_ACT_QUEUE);	/* 1 s to its queueing */
 	act(&run, 2, 0x3, 0, 512, AN_ACT_REFUSED);	/* the queue is full */
 	mm_stats(&run, 2, 100, 1537, 0);
@@ -676,17 +680,22 @@ static void test_budget(void)
 	an_finish(&run);
 	ok(run.nr_reported == 1, "budget: process 100 reported");
 	near(run.budget.first_scan, 1.0, "budget: first scan 1 s after the start");
-	near(run.budget.fault_to_queue, 1.0, "budget: first fault to queued, median of 0, 1, 3 s");
+	near(run.budget.fault_to_queue, 1.0, "budget: first fault from a node to queued, median of 0, 1, 1, 3 s");
 	near(run.budget.queue_to_node, 1.5, "budget: queued to on its node, median of 1, 2 s");
-	ok(run.budget.pages == 1537 && run.budget.queued == 1025 && run.budget.arrived == 1024,
-	   "budget: pages %lu, queued %lu, arrived %lu (want 1537, 1025, 1024)",
+	ok(run.budget.pages == 1538 && run.budget.queued == 1026 && run.budget.arrived == 1024,
+	   "budget: pages %lu, queued %lu, arrived %lu (want 1538, 1026, 1024)",
 	   run.budget.pages, run.budget.queued, run.budget.arrived);
 	ok(run.budget.remote[AN_ACT_REFUSED] == 512 && run.budget.remote[AN_ACT_DUPLICATE] == 1 &&
-	   run.budget.remote[AN_ACT_NONE] == 0 && run.budget.remote[AN_ACT_LOCAL] == 0,
-	   "budget: remote at their last fault: refused 512, duplicate 1");
+	   run.budget.remote[AN_ACT_QUEUE] == 1 && run.budget.remote[AN_ACT_NONE] == 0 &&
+	   run.budget.remote[AN_ACT_LOCAL] == 0,
+	   "budget: remote at their last fault: refused 512, duplicate 1, queue 1");
 	near(run.budget.migrate_rate, 512, "budget: 1024 pages in 2 s of batches");
 	ok(an_action_of("no_queue") == AN_ACT_NO_QUEUE && an_action_of("bogus") == AN_ACT_UNKNOWN &&
 	   an_action_of(NULL) == AN_ACT_UNKNOWN, "actions by the kernel's names");
+	ok(an_valid(&run), "budget run valid");
+	act(&run, 7, 0x6, 0, 0, AN_ACT_QUEUE);
+	ok(strstr(run.error, "page count out of range") && run.budget.pages == 1538,
+	   "a fault of 0 pages: bad input, not counted");
 	an_free(&run);
 }
 

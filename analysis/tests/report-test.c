@@ -161,7 +161,7 @@ static void test_budget_line(void)
 	report_table(out, "budget.dat", &run);
 	fclose(out);
 	ok(strstr(text, "budget: first scan of a process 1.50 s after the start; first hinting "
-		   "fault to queued (last_nid's second fault) 0.00 s over 512 of 1024 pages; "
+		   "fault from a node to queued there (last_nid) 0.00 s over 512 of 1024 pages; "
 		   "queued to on its node 0.75 s over 512 pages") != NULL,
 	   "the text report's budget line");
 	ok(strstr(text, "pages remote at their last fault, by what it did: refused 512\n") != NULL,

@@ -411,10 +411,11 @@ if [ "${STRESS_KMEMLEAK:-0}" = 1 ]; then
 	cat $kmemleak >kmemleak.txt
 	read -r all ours < <(awk '
 		function done() { if (obj) { all++; if (mine) ours++ } }
-		/^unreferenced object/ { done(); obj = 1; mine = 0 }
-		/autonuma|knuma_/ { mine = 1 }
+		/^unreferenced object/ { done(); obj = 1; mine = 0; bt = 0 }
+		/^  backtrace:/ { bt = 1; next }
+		bt && /autonuma|knuma_/ { mine = 1 }
 		END { done(); print all + 0, ours + 0 }' kmemleak.txt)
 	say "kmemleak: $all unreferenced objects, $ours allocated by AutoNUMA"
-	[ "$ours" = 0 ] || { grep -B4 -A12 -E 'autonuma|knuma_' kmemleak.txt >>"$log"; fail "kmemleak: $ours of AutoNUMA's objects leaked"; }
+	[ "$ours" = 0 ] || { grep -B12 -A4 -E '^ +\[<.*(autonuma|knuma_)' kmemleak.txt >>"$log"; fail "kmemleak: $ours of AutoNUMA's objects leaked"; }
 fi
 say "$scenario ($path): ok"
