@@ -119,6 +119,7 @@ scan-flushes: kernel initramfs workloads
 
 # Reliability: every scenario of tests/guest/stress-scenario.sh in both placement paths on
 # the debug kernel, then noautonuma and one node; matrix in results/stress-DATE.
+KMEMLEAK ?= all
 stress: initramfs workloads analysis
 	@$(MAKE) --no-print-directory CONFIG=debug kernel
 	KERNEL=$(abspath $(BUILD))/obj-debug/arch/x86/boot/bzImage KMEMLEAK="$(KMEMLEAK)" \
@@ -128,7 +129,6 @@ stress: initramfs workloads analysis
 # while AutoNUMA is toggled, its path flipped and its knobs changed
 # (tests/guest/soak.sh); results/soak-DATE.
 SOAK_SECONDS ?= 1800
-KMEMLEAK ?= all
 soak: kernel initramfs workloads
 	d=$(RESULTS)/soak-$$(date +%Y%m%d-%H%M%S); \
 	APPEND="$(APPEND) slub_debug=U,sched_autonuma,mm_autonuma,task_struct,mm_struct" TIMEOUT=$$(($(SOAK_SECONDS) + 600)) \

@@ -69,8 +69,8 @@ enum an_action an_action_of(const char *name);
 struct an_page {
 	unsigned long long key;
 	unsigned long long nodes;	/* bitmask of nodes it was seen on */
-	unsigned long long first_ts;	/* its first hinting fault */
 	unsigned long long since_ts;	/* first of its faults from fault_nid in a row */
+	unsigned long long first_ts;	/* since_ts when it was queued: the filter's wait began */
 	unsigned long long queue_ts;	/* its first queueing (0: never) */
 	unsigned long long arrive_ts;	/* a later fault found it on queue_nid */
 	int tgid, nid, fault_nid, queue_nid, nr;

@@ -82,16 +82,16 @@ static const char *percent(double x, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * Where the time went: the steps of a page towards its threads' node, and
- * the pages still remote at their last fault, by what that fault did.
- */
 /* A budget step: "-" where no page took it */
 static const char *step(double s, char *buf, size_t len)
 {
 	return isnan(s) ? "-" : seconds(s, buf, len);
 }
 
+/*
+ * Where the time went: the steps of a page towards its threads' node, and
+ * the pages still remote at their last fault, by what that fault did.
+ */
 static void print_budget(FILE *out, const struct an_run *run)
 {
 	const struct an_budget *b = &run->budget;

@@ -110,18 +110,17 @@ static int on_hinting_fault(struct tracecmd_input *h, struct tep_event *ev,
 			    struct tep_record *rec, int cpu, void *data)
 {
 	long long v[7];
-	const char *action;
+	enum an_action action;
 
 	if (!FIELDS(ev, rec, "pid", "tgid", "index", "page_nid", "cpu_nid", "nr", "action"))
 		return 0;
-	action = symbol(ev, "action", v[6]);
+	action = an_action_of(symbol(ev, "action", v[6]));
 	an_hinting_fault(data, rec->ts, &(struct an_fault){
 		.pid = v[0], .tgid = v[1], .index = v[2], .page_nid = v[3],
-		.cpu_nid = v[4], .nr = v[5], .cpu = rec->cpu,
-		.action = an_action_of(action) });
+		.cpu_nid = v[4], .nr = v[5], .cpu = rec->cpu, .action = action });
 	/* knuma_migrated's ledger: what the fault did with its page */
-	if (action && (!strcmp(action, "queue") || !strcmp(action, "refused")))
-		an_page_queue(data, rec->ts, !strcmp(action, "queue"));
+	if (action == AN_ACT_QUEUE || action == AN_ACT_REFUSED)
+		an_page_queue(data, rec->ts, action == AN_ACT_QUEUE);
 	return 0;
 }
 
