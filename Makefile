@@ -4,7 +4,8 @@
 # Knobs (make VAR=value):
 #   TOPO     topology from qemu-configs/topology/ (default 2node)
 #   CONFIG   kernel flavour: base, debug (base + qemu-configs/kernel/debug.config)
-#            or noautonuma (base + noautonuma.config: the series with AutoNUMA off)
+#            noautonuma (base + noautonuma.config: the series with AutoNUMA off)
+#            or debian (base + debian.config: Debian's NUMA defaults, AutoNUMA on)
 #   APPEND   extra guest kernel command line
 #   BALANCE  NUMA balancer of `make run` (a variant of guest/balancer.sh):
 #            autonuma (default), autonuma-lb, autonuma-schedule, upstream, none
@@ -31,8 +32,8 @@ RESULTS := results
 
 FRAGMENTS := qemu-configs/kernel/base.config \
 	$(if $(filter-out base,$(CONFIG)),qemu-configs/kernel/$(CONFIG).config)
-ifeq ($(filter base debug noautonuma,$(CONFIG)),)
-$(error CONFIG must be base, debug or noautonuma)
+ifeq ($(filter base debug noautonuma debian,$(CONFIG)),)
+$(error CONFIG must be base, debug, noautonuma or debian)
 endif
 
 export KERNEL := $(abspath $(BZIMAGE))
@@ -139,8 +140,9 @@ soak: kernel initramfs workloads
 export-series:
 	harness/export-series.sh $(SRC) series/series patches
 
-# Every prefix of the series compiles the objects its last patch touches
-# (FROM=K: the prefixes from the K-th patch on).
+# Every prefix of the series links a bzImage (BISECT=objects: compiles the
+# objects its last patch touches, make check's subset; FROM=K: the prefixes
+# from the K-th patch on).
 bisect-check: deps
 	harness/bisect-check.sh series/series patches $(FRAGMENTS)
 
@@ -154,6 +156,8 @@ check-host: deps
 check: check-host
 	@$(MAKE) --no-print-directory kernel initramfs workloads analysis
 	@$(MAKE) --no-print-directory CONFIG=noautonuma kernel
+	@$(MAKE) --no-print-directory CONFIG=debian kernel
+	@$(MAKE) --no-print-directory bisect-check BISECT=objects
 	prove --timer -v $(KERNEL_TESTS)
 
 clean:

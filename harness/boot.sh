@@ -9,7 +9,10 @@
 #             root, cwd /run/results; without one, an interactive shell
 # environment:
 #   KERNEL, INITRD   images (default: the Makefile's build outputs)
-#   APPEND           extra kernel command line (e.g. "autonuma=off")
+#   APPEND           extra kernel command line (e.g. "autonuma_balance=schedule")
+#   NUMA_BALANCING_ARG  NUMA balancing's switch on the command line (default
+#                    numa_balancing=disable, so that runs start with neither
+#                    balancer; empty: the kernel's own defaults)
 #   TIMEOUT          seconds before the guest is killed (default 600)
 #   ACCEL            tcg (default) or kvm; kvm is probed first and falls back
 #                    to tcg, since KVM hangs on the project's build machines
@@ -58,7 +61,7 @@ fi
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -accel "$accel" -cpu max,vendor=GenuineIntel
 	"${machine[@]}"
 	-kernel "$KERNEL" -initrd "$INITRD"
-	-append "console=ttyS0 panic=-1 rdinit=/init numa_balancing=disable ${APPEND:-}"
+	-append "console=ttyS0 panic=-1 rdinit=/init ${NUMA_BALANCING_ARG-numa_balancing=disable} ${APPEND:-}"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$run,mount_tag=results,security_model=none,multidevs=remap"
 	-display none -vga none -net none)
