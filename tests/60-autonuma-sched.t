@@ -94,9 +94,9 @@ done
 # attempts where autonuma_node was 1 before and after the touch.
 r=$runs/follow
 check "2node, lb: follow-alloc places itself on node 1 and allocates off it" eval 'TIMEOUT=300 guest 2node \
-	"$r" "$TOP/guest/balancer.sh" autonuma-lb "$TOP/build/workloads/follow-alloc" -n 1 -a 8'
+	"$r" "$TOP/guest/balancer.sh" autonuma-lb "$TOP/build/workloads/follow-alloc" -n 1 -c 256 -a 12'
 read -r valid on total <<<"$(sed -n 's|^follow-alloc: done valid=\([0-9]*\) on_node=\([0-9]*\)/\([0-9]*\)$|\1 \2 \3|p' "$r/job.log")"
-check "2node, lb: at least one attempt allocated while chosen node 1 and running on 0 (${valid:-0} of 8)" \
+check "2node, lb: at least one attempt allocated while chosen node 1 and running on 0 (${valid:-0} of 12)" \
 	ge "${valid:-0}" 1
 check "2node, lb: its new pages went to node 1 (${on:-0} of ${total:-0})" \
 	awk -v a="${on:-0}" -v b="${total:-0}" 'BEGIN { exit !(b > 0 && a >= 0.9 * b) }'

@@ -4,9 +4,9 @@
  * it (the default mempolicy follows AutoNUMA), also while it runs on another
  * node?
  *
- * Its working set (-s MiB, base pages) is first touched on node N (-n; an
- * MPOL_BIND task policy, then the default policy again), and it writes over
- * it until /proc/self/sched says AutoNUMA's placement chose node N for it
+ * Its working set (-s MiB, base pages) is first touched on node N (-n),
+ * running there (then on any CPU again), and it writes over it until
+ * /proc/self/sched says AutoNUMA's placement chose node N for it
  * (autonuma_node) and it runs there.  Then, up to -a times: it pins itself
  * to the CPUs of the other nodes, touches a fresh buffer (-c KiB, base
  * pages) and asks move_pages(2) where each page is.  An attempt is valid
@@ -144,17 +144,22 @@ static char *map(long bytes)
 	return p;
 }
 
-/* the working set, first touched on node N */
+/*
+ * The working set, first touched on node N by the task running there: its
+ * memory and its thread agree, so AutoNUMA keeps both on N.
+ */
 static void first_touch(struct follow *f)
 {
 	unsigned long mask = 1UL << f->node;
 
+	pin(f, false, true);
 	if (syscall(SYS_set_mempolicy, MPOL_BIND, &mask, MAX_NODES + 1))
 		die("set_mempolicy");
 	f->work = map(f->work_bytes);
 	memset(f->work, 1, f->work_bytes);
 	if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0))
 		die("set_mempolicy");
+	pin(f, true, true);
 }
 
 /* write over the working set until placed on N and running there */
