@@ -1,29 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * follow-alloc: does a task's new memory go to the node AutoNUMA chose for
- * it (the default mempolicy follows AutoNUMA), also while it runs on another
- * node?
+ * follow-alloc: does a task's memory outside its mappings (pipe buffers,
+ * here) go to the node AutoNUMA chose for it (the default mempolicy follows
+ * AutoNUMA), also while it runs on another node?
  *
  * Its working set (-s MiB, base pages) is first touched on node N (-n),
  * running there (then on any CPU again), and it writes over it until
  * /proc/self/sched says AutoNUMA's placement chose node N for it
  * (autonuma_node) and it runs there.  Then, up to -a times: it pins itself
- * to the CPUs of the other nodes, touches a fresh buffer (-c KiB, base
- * pages) and asks move_pages(2) where each page is.  An attempt is valid
- * when autonuma_node was N before and after the touch while the task ran
- * off node N: the load balancer's placement re-evaluates a pinned task at
- * its CPU's next NUMA balance, and may choose another node meanwhile.
- * Between attempts it is unpinned and writes until chosen N again.
+ * to the CPUs of the other nodes and fills pipes of 1 MiB (-c MiB in all),
+ * which the kernel allocates for it with alloc_pages(), reading each node's
+ * MemFree before and after.  An attempt is valid when autonuma_node was N
+ * before and after while the task ran off node N: the load balancer's
+ * placement re-evaluates a pinned task at its CPU's next NUMA balance, and
+ * may choose another node meanwhile.  Between attempts it is unpinned and
+ * writes until chosen N again.
  *
- * Output (the verdict is the caller's):
+ * Output (the verdict is the caller's; pages: how far MemFree fell on node
+ * N, and on the others, of the pages written):
  *   follow-alloc: placed node=1 after=3.2s
- *   follow-alloc: attempt=1 valid=1 cpu_node=0 on_node=256/256
- *   follow-alloc: done valid=3 on_node=768/768
+ *   follow-alloc: attempt=1 valid=1 cpu_node=0 on_node=1020 elsewhere=3 of=1024
+ *   follow-alloc: done valid=3 on_node=3060 elsewhere=9 of=3072
  * Exit status 0 when done, 1 on an error, 2 when never placed within -t s.
  *
- * usage: follow-alloc [-n NODE] [-s MIB] [-c KIB] [-a ATTEMPTS] [-t SECONDS]
+ * usage: follow-alloc [-n NODE] [-s MIB] [-c MIB] [-a ATTEMPTS] [-t SECONDS]
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,7 +44,8 @@
 
 struct follow {
 	int node;		/* N */
-	long work_bytes, fresh_bytes;
+	long work_bytes;
+	int pipes;		/* of 1 MiB */
 	int attempts;
 	double timeout;
 	int cpu_node[MAX_CPUS];	/* -1: no such CPU */
@@ -176,39 +180,69 @@ static bool wait_placed(struct follow *f, double deadline)
 	return false;
 }
 
-/* pages of [p, p + bytes) on node N */
-static long pages_on_node(struct follow *f, char *p, long bytes)
+/* free pages of node N (on) or of the other nodes (!on), from MemFree */
+static long free_pages(struct follow *f, bool on)
 {
-	long n = bytes / f->page, i, on = 0;
-	void **pages = malloc(n * sizeof(*pages));
-	int *status = malloc(n * sizeof(*status));
+	char path[96], line[256];
+	long kb, total = 0;
+	int nid, id;
 
-	if (!pages || !status)
-		die("malloc");
-	for (i = 0; i < n; i++)
-		pages[i] = p + i * f->page;
-	if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0))
-		die("move_pages");
-	for (i = 0; i < n; i++)
-		on += status[i] == f->node;
-	free(pages);
-	free(status);
-	return on;
+	for (nid = 0; nid < MAX_NODES; nid++) {
+		FILE *fp;
+
+		if ((nid == f->node) != on)
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", nid);
+		fp = fopen(path, "r");
+		if (!fp)
+			continue;
+		while (fgets(line, sizeof(line), fp))
+			if (sscanf(line, "Node %d MemFree: %ld kB", &id, &kb) == 2)
+				total += kb * 1024 / f->page;
+		fclose(fp);
+	}
+	return total;
+}
+
+/* fill pipes of 1 MiB with data; their buffers stay until closed */
+static void fill_pipes(struct follow *f, int (*fds)[2])
+{
+	static char buf[1 << 20];
+	int i;
+
+	memset(buf, 1, sizeof(buf));
+	for (i = 0; i < f->pipes; i++) {
+		if (pipe(fds[i]) || fcntl(fds[i][1], F_SETPIPE_SZ, sizeof(buf)) < 0)
+			die("pipe");
+		if (write(fds[i][1], buf, sizeof(buf)) != sizeof(buf))
+			die("write");
+	}
+}
+
+static void close_pipes(struct follow *f, int (*fds)[2])
+{
+	int i;
+
+	for (i = 0; i < f->pipes; i++) {
+		close(fds[i][0]);
+		close(fds[i][1]);
+	}
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: follow-alloc [-n NODE] [-s MIB] [-c KIB] [-a ATTEMPTS] [-t SECONDS]\n");
+	fprintf(stderr, "usage: follow-alloc [-n NODE] [-s MIB] [-c MIB] [-a ATTEMPTS] [-t SECONDS]\n");
 	exit(1);
 }
 
 int main(int argc, char **argv)
 {
 	struct follow f = {
-		.node = 1, .work_bytes = 32L << 20, .fresh_bytes = 1L << 20,
+		.node = 1, .work_bytes = 32L << 20, .pipes = 4,
 		.attempts = 8, .timeout = 60,
 	};
-	long valid = 0, on_total = 0, pages_total = 0;
+	long valid = 0, on_total = 0, else_total = 0, pages_total = 0;
+	int (*fds)[2];
 	double start, deadline;
 	int opt, a;
 
@@ -216,7 +250,7 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'n': f.node = atoi(optarg); break;
 		case 's': f.work_bytes = atol(optarg) << 20; break;
-		case 'c': f.fresh_bytes = atol(optarg) << 10; break;
+		case 'c': f.pipes = atoi(optarg); break;
 		case 'a': f.attempts = atoi(optarg); break;
 		case 't': f.timeout = atof(optarg); break;
 		default: usage();
@@ -224,8 +258,11 @@ int main(int argc, char **argv)
 	}
 	f.page = sysconf(_SC_PAGESIZE);
 	if (f.node < 0 || f.node >= MAX_NODES || f.work_bytes <= 0 ||
-	    f.fresh_bytes < f.page || f.attempts <= 0 || f.timeout <= 0)
+	    f.pipes <= 0 || f.attempts <= 0 || f.timeout <= 0)
 		usage();
+	fds = calloc(f.pipes, sizeof(*fds));
+	if (!fds)
+		die("calloc");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	read_topology(&f);
 
@@ -239,32 +276,35 @@ int main(int argc, char **argv)
 	printf("follow-alloc: placed node=%d after=%.1fs\n", f.node, now() - start);
 	for (a = 1; a <= f.attempts; a++) {
 		int before, after, node_before, node_after;
+		long on, elsewhere, pages = f.pipes * ((1L << 20) / f.page);
 		bool ok;
-		long on;
-		char *p;
 
 		pin(&f, false, false);
 		node_before = cpu_node(&f);
 		before = autonuma_node();
-		p = map(f.fresh_bytes);
-		memset(p, 1, f.fresh_bytes);
+		on = free_pages(&f, true);
+		elsewhere = free_pages(&f, false);
+		fill_pipes(&f, fds);
+		on -= free_pages(&f, true);
+		elsewhere -= free_pages(&f, false);
 		after = autonuma_node();
 		node_after = cpu_node(&f);
-		on = pages_on_node(&f, p, f.fresh_bytes);
-		munmap(p, f.fresh_bytes);
+		close_pipes(&f, fds);
 		pin(&f, true, true);
 		ok = before == f.node && after == f.node &&
-			  node_before != f.node && node_after != f.node;
-		printf("follow-alloc: attempt=%d valid=%d cpu_node=%d on_node=%ld/%ld\n",
-		       a, ok, node_after, on, f.fresh_bytes / f.page);
+		     node_before != f.node && node_after != f.node;
+		printf("follow-alloc: attempt=%d valid=%d cpu_node=%d on_node=%ld elsewhere=%ld of=%ld\n",
+		       a, ok, node_after, on, elsewhere, pages);
 		if (ok) {
 			valid++;
 			on_total += on;
-			pages_total += f.fresh_bytes / f.page;
+			else_total += elsewhere;
+			pages_total += pages;
 		}
 		if (a < f.attempts && !wait_placed(&f, now() + f.timeout))
 			break;
 	}
-	printf("follow-alloc: done valid=%ld on_node=%ld/%ld\n", valid, on_total, pages_total);
+	printf("follow-alloc: done valid=%ld on_node=%ld elsewhere=%ld of=%ld\n",
+	       valid, on_total, else_total, pages_total);
 	return 0;
 }
