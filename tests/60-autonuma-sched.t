@@ -91,7 +91,7 @@ done
 # The default mempolicy follows AutoNUMA: a task placed on node 1, pinned
 # to node 0's CPUs (before the load balancer's placement has seen it
 # there), gets the pipe buffers it fills (alloc_pages(), no vma) on node 1,
-# by each node's MemFree.  follow-alloc counts only attempts where
+# by the nodes' numastat.  follow-alloc counts only attempts where
 # autonuma_node was 1 before and after.
 r=$runs/follow
 check "2node, lb: follow-alloc places itself on node 1 and fills pipes off it" eval 'TIMEOUT=300 guest 2node \

@@ -9,15 +9,15 @@
  * /proc/self/sched says AutoNUMA's placement chose node N for it
  * (autonuma_node) and it runs there.  Then, up to -a times: it pins itself
  * to the CPUs of the other nodes and fills pipes of 1 MiB (-c MiB in all),
- * which the kernel allocates for it with alloc_pages(), reading each node's
- * MemFree before and after.  An attempt is valid when autonuma_node was N
+ * which the kernel allocates for it with alloc_pages(), counting the pages
+ * allocated on each node meanwhile (numastat).  An attempt is valid when autonuma_node was N
  * before and after while the task ran off node N: the load balancer's
  * placement re-evaluates a pinned task at its CPU's next NUMA balance, and
  * may choose another node meanwhile.  Between attempts it is unpinned and
  * writes until chosen N again.
  *
- * Output (the verdict is the caller's; pages: how far MemFree fell on node
- * N, and on the others, of the pages written):
+ * Output (the verdict is the caller's; pages allocated on node N and on the
+ * others while the pipes were filled, of the pages written):
  *   follow-alloc: placed node=1 after=3.2s
  *   follow-alloc: attempt=1 valid=1 cpu_node=0 on_node=1020 elsewhere=3 of=1024
  *   follow-alloc: done valid=3 on_node=3060 elsewhere=9 of=3072
@@ -180,25 +180,30 @@ static bool wait_placed(struct follow *f, double deadline)
 	return false;
 }
 
-/* free pages of node N (on) or of the other nodes (!on), from MemFree */
-static long free_pages(struct follow *f, bool on)
+/*
+ * Pages allocated so far on node N (on) or on the other nodes (!on): their
+ * numastat local_node + other_node, which count every allocation, also
+ * those served from per-CPU lists (MemFree does not see them).
+ */
+static long allocated(struct follow *f, bool on)
 {
 	char path[96], line[256];
-	long kb, total = 0;
-	int nid, id;
+	long n, total = 0;
+	int nid;
 
 	for (nid = 0; nid < MAX_NODES; nid++) {
 		FILE *fp;
 
 		if ((nid == f->node) != on)
 			continue;
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", nid);
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/numastat", nid);
 		fp = fopen(path, "r");
 		if (!fp)
 			continue;
 		while (fgets(line, sizeof(line), fp))
-			if (sscanf(line, "Node %d MemFree: %ld kB", &id, &kb) == 2)
-				total += kb * 1024 / f->page;
+			if (sscanf(line, "local_node %ld", &n) == 1 ||
+			    sscanf(line, "other_node %ld", &n) == 1)
+				total += n;
 		fclose(fp);
 	}
 	return total;
@@ -282,11 +287,11 @@ int main(int argc, char **argv)
 		pin(&f, false, false);
 		node_before = cpu_node(&f);
 		before = autonuma_node();
-		on = free_pages(&f, true);
-		elsewhere = free_pages(&f, false);
+		on = allocated(&f, true);
+		elsewhere = allocated(&f, false);
 		fill_pipes(&f, fds);
-		on -= free_pages(&f, true);
-		elsewhere -= free_pages(&f, false);
+		on = allocated(&f, true) - on;
+		elsewhere = allocated(&f, false) - elsewhere;
 		after = autonuma_node();
 		node_after = cpu_node(&f);
 		close_pipes(&f, fds);
