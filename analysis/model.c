@@ -739,6 +739,19 @@ void an_scan(struct an_run *run, unsigned long long ts, int tgid, unsigned long 
 	run->scanned[run->nr_scanned++] = (struct an_first_scan){ tgid, ts };
 }
 
+/* knuma_scand ended a pass and chose its sleep (the adaptive pass sleep) */
+void an_scan_pass(struct an_run *run, unsigned long long ts, unsigned long sleep_ms)
+{
+	struct an_passes *p = &run->passes;
+
+	seen(run, ts);
+	if (!p->n++ || sleep_ms < p->sleep_min)
+		p->sleep_min = sleep_ms;
+	if (sleep_ms > p->sleep_max)
+		p->sleep_max = sleep_ms;
+	p->sleep_sum += sleep_ms;
+}
+
 void an_page_queue(struct an_run *run, unsigned long long ts, bool queued)
 {
 	seen(run, ts);

@@ -95,6 +95,12 @@ struct an_budget {
 	double migrate_rate;	/* pages knuma_migrated migrated per second of batches */
 };
 
+/* knuma_scand's passes (autonuma_scan_pass) and the sleeps after them, ms */
+struct an_passes {
+	unsigned long n, sleep_min, sleep_max;
+	double sleep_sum;
+};
+
 /*
  * What became of the queue entries knuma_migrated took (counted by
  * autonuma_migrate_batch): isolated for migration, or dropped, and why.
@@ -169,6 +175,7 @@ struct an_run {
 	size_t nr_pages, nr_slots;
 	struct an_cost cost;
 	struct an_budget budget;
+	struct an_passes passes;
 	unsigned long long last_move_ts[AN_MAX_CPUS];	/* per destination CPU */
 
 	int nr_reported;		/* processes an_reported() */
@@ -201,6 +208,7 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an
 void an_mm_stats(struct an_run *run, unsigned long long ts, int tgid,
 		 const unsigned long *pages, int nr_nodes);
 /* autonuma_scan_mm: knuma_scand scanned a chunk of process tgid. */
+void an_scan_pass(struct an_run *run, unsigned long long ts, unsigned long sleep_ms);
 void an_scan(struct an_run *run, unsigned long long ts, int tgid, unsigned long pages,
 	     unsigned long long ns);
 /*

@@ -104,6 +104,10 @@ static void print_budget(FILE *out, const struct an_run *run)
 		"node %s over %lu pages; knuma_migrated %s pages/s while migrating\n",
 		step(b->first_scan, s1, sizeof(s1)), step(b->fault_to_queue, s2, sizeof(s2)),
 		b->queued, b->pages, step(b->queue_to_node, s3, sizeof(s3)), b->arrived, rate);
+	if (run->passes.n)
+		fprintf(out, "knuma_scand: %lu passes, each followed by twice %lu to %lu ms "
+			"(mean %.0f)\n", run->passes.n, run->passes.sleep_min, run->passes.sleep_max,
+			run->passes.sleep_sum / run->passes.n);
 	fprintf(out, "pages remote at their last fault, by what it did:");
 	for (int a = 0; a < AN_ACT_NR; a++)
 		if (b->remote[a])
@@ -293,6 +297,8 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 	fprintf(out, ", \"pages\": %lu, \"queued\": %lu, \"arrived\": %lu, \"migrate_pages_per_s\": ",
 		run->budget.pages, run->budget.queued, run->budget.arrived);
 	json_number(out, run->budget.migrate_rate);
+	fprintf(out, ", \"scan_passes\": %lu, \"pass_sleep_min_ms\": %lu, \"pass_sleep_max_ms\": %lu",
+		run->passes.n, run->passes.sleep_min, run->passes.sleep_max);
 	fprintf(out, ", \"remote_by_last_action\": {");
 	for (int a = 0; a < AN_ACT_NR; a++)
 		fprintf(out, "%s\"%s\": %lu", a ? ", " : "", an_actions[a], run->budget.remote[a]);

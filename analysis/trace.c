@@ -129,6 +129,16 @@ static int on_hinting_fault(struct tracecmd_input *h, struct tep_event *ev,
  * Its descriptor (length << 16 | offset) is read like any field, bounds
  * checked: libtraceevent's tep_get_field_raw() reads it unchecked.
  */
+static int on_scan_pass(struct tracecmd_input *h, struct tep_event *ev,
+			struct tep_record *rec, int cpu, void *data)
+{
+	long long v[1];
+
+	if (FIELDS(ev, rec, "sleep_ms"))
+		an_scan_pass(data, rec->ts, v[0]);
+	return 0;
+}
+
 static int on_mm_stats(struct tracecmd_input *h, struct tep_event *ev,
 		       struct tep_record *rec, int cpu, void *data)
 {
@@ -256,6 +266,7 @@ static const struct follow {
 	{ "autonuma", "autonuma_hinting_fault", on_hinting_fault },
 	{ "autonuma", "autonuma_scan_mm", on_scan },
 	{ "autonuma", "autonuma_mm_stats", on_mm_stats },
+	{ "autonuma", "autonuma_scan_pass", on_scan_pass },
 	{ "autonuma", "autonuma_migrate_batch", on_batch },
 	{ "autonuma", "autonuma_task_placement", on_placement },
 	{ "autonuma", "autonuma_task_migrate", on_task_migrate },

@@ -677,6 +677,9 @@ static void test_budget(void)
 	fault(&run, 6, 201, 200, 0, 0, 0x9, 1, 1);	/* another process: not counted */
 	an_migrate_batch(&run, S(6), &(struct an_batch){ .entries = 2, .isolated = 1024,
 		.succeeded = 1024, .ns = 2000000000ULL });
+	an_scan_pass(&run, S(3), 500);
+	an_scan_pass(&run, S(4), 5000);
+	an_scan_pass(&run, S(5), 1000);
 	an_finish(&run);
 	ok(run.nr_reported == 1, "budget: process 100 reported");
 	near(run.budget.first_scan, 1.0, "budget: first scan 1 s after the start");
@@ -690,6 +693,10 @@ static void test_budget(void)
 	   run.budget.remote[AN_ACT_LOCAL] == 0,
 	   "budget: remote at their last fault: refused 512, duplicate 1, queue 1");
 	near(run.budget.migrate_rate, 512, "budget: 1024 pages in 2 s of batches");
+	ok(run.passes.n == 3 && run.passes.sleep_min == 500 && run.passes.sleep_max == 5000,
+	   "budget: 3 passes, sleeps 500 to 5000 ms (got %lu, %lu-%lu)",
+	   run.passes.n, run.passes.sleep_min, run.passes.sleep_max);
+	near(run.passes.sleep_sum, 6500, "budget: the pass sleeps sum to 6500 ms");
 	ok(an_action_of("no_queue") == AN_ACT_NO_QUEUE && an_action_of("bogus") == AN_ACT_UNKNOWN &&
 	   an_action_of(NULL) == AN_ACT_UNKNOWN, "actions by the kernel's names");
 	ok(an_valid(&run), "budget run valid");

@@ -66,7 +66,7 @@ settle() {
 
 # the knobs' values now, restored at the end
 knobs=(knuma_scand/scan_sleep_millisecs knuma_scand/scan_sleep_pass_millisecs
-	knuma_scand/pages_to_scan knuma_scand/pmd knuma_scand/working_set
+	knuma_scand/scan_sleep_pass_min_millisecs knuma_scand/pages_to_scan knuma_scand/pmd knuma_scand/working_set
 	knuma_migrated/migrate_sleep_millisecs knuma_migrated/pages_to_migrate
 	knuma_migrated/defer scheduler/clone_reset scheduler/fork_reset
 	scheduler/load_balance_strict scheduler/balance_mode)
@@ -78,6 +78,7 @@ thp_saved=${thp_saved#*[} thp_saved=${thp_saved%%]*}
 declare -A values=(
 	[knuma_scand/scan_sleep_millisecs]="0 10 50"
 	[knuma_scand/scan_sleep_pass_millisecs]="0 100 500 2000"
+	[knuma_scand/scan_sleep_pass_min_millisecs]="0 200 500 5000"
 	[knuma_scand/pages_to_scan]="1024 8192 32768 131072"
 	[knuma_scand/pmd]="0 1" [knuma_scand/working_set]="0 1"
 	[knuma_migrated/migrate_sleep_millisecs]="1 20 100"

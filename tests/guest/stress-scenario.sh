@@ -148,7 +148,7 @@ knobs)
 	stream -p 2 -t 1 -s 64 -d 20 -b 0 &
 	s=$!
 	knobs=($A/debug $A/knuma_scand/scan_sleep_millisecs $A/knuma_scand/scan_sleep_pass_millisecs
-		$A/knuma_scand/pages_to_scan $A/knuma_scand/pmd $A/knuma_scand/working_set
+		$A/knuma_scand/scan_sleep_pass_min_millisecs $A/knuma_scand/pages_to_scan $A/knuma_scand/pmd $A/knuma_scand/working_set
 		$A/knuma_migrated/migrate_sleep_millisecs $A/knuma_migrated/pages_to_migrate
 		$A/knuma_migrated/defer $A/scheduler/clone_reset $A/scheduler/fork_reset
 		$A/scheduler/load_balance_strict $A/scheduler/smt
