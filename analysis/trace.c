@@ -124,11 +124,6 @@ static int on_hinting_fault(struct tracecmd_input *h, struct tep_event *ev,
 	return 0;
 }
 
-/*
- * pages[]: a dynamic array of the kernel's unsigned long, one per node.
- * Its descriptor (length << 16 | offset) is read like any field, bounds
- * checked: libtraceevent's tep_get_field_raw() reads it unchecked.
- */
 static int on_scan_pass(struct tracecmd_input *h, struct tep_event *ev,
 			struct tep_record *rec, int cpu, void *data)
 {
@@ -139,6 +134,11 @@ static int on_scan_pass(struct tracecmd_input *h, struct tep_event *ev,
 	return 0;
 }
 
+/*
+ * pages[]: a dynamic array of the kernel's unsigned long, one per node.
+ * Its descriptor (length << 16 | offset) is read like any field, bounds
+ * checked: libtraceevent's tep_get_field_raw() reads it unchecked.
+ */
 static int on_mm_stats(struct tracecmd_input *h, struct tep_event *ev,
 		       struct tep_record *rec, int cpu, void *data)
 {

@@ -19,10 +19,23 @@ check "2node: stream runs under trace-cmd record -e autonuma" eval 'TIMEOUT=400 
 check "the summary reads the trace and reports no lost event" \
 	eval '"$H/summary.sh" "$r" >"$r/summary.txt" 2>&1 && grep -q "^lost events: 0$" "$r/summary.txt"'
 rep=$(trace-cmd report "$r/trace.dat" 2>/dev/null)
-for ev in autonuma_scan_mm autonuma_mm_stats autonuma_hinting_fault autonuma_page_queue \
+for ev in autonuma_scan_mm autonuma_scan_pass autonuma_mm_stats autonuma_hinting_fault autonuma_page_queue \
 	autonuma_page_dequeue autonuma_migrate_batch autonuma_task_placement autonuma_balance_cost; do
 	check "$ev fired ($(grep -c " $ev: " <<<"$rep"))" grep -q " $ev: " <<<"$rep"
 done
+# knuma_scand's pass sleep (defaults: 500 to 5000 ms): the shortest after
+# a pass whose faults queued >= 512 pages and 1/16 of those faulted, else
+# twice the last within [500, 5000] (the first traced pass's last one was
+# not traced: only the shortest rule applies to it).
+sleeps=$(sed -n 's/.*autonuma_scan_pass: .*faulted=\([0-9]*\) misplaced=\([0-9]*\) sleep_ms=\([0-9]*\).*/\1 \2 \3/p' <<<"$rep")
+bad_sleeps=$(awk '{ short = $2 >= 512 && $2 * 16 >= $1
+	  want = short ? 500 : prev * 2
+	  if (want < 500) want = 500; if (want > 5000) want = 5000
+	  if ((short || NR > 1) && $3 != want) n++; prev = $3 } END { print n + 0 }' <<<"$sleeps")
+check "every pass sleep follows the rule ($(wc -l <<<"$sleeps") passes, $bad_sleeps not)" \
+	test -n "$sleeps" -a "$bad_sleeps" = 0
+check "a pass whose faults queued pages was followed by the shortest sleep" \
+	eval 'awk "\$2 >= 512 && \$2 * 16 >= \$1 && \$3 == 500 { f = 1 } END { exit !f }" <<<"$sleeps"'
 check "hinting faults print the filter and the action symbolically" \
 	eval 'grep -q "autonuma_hinting_fault: .*filter=first action=queue" <<<"$rep"'
 check "placements print the path and reason symbolically" \
