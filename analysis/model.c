@@ -700,7 +700,7 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an
 	pg->tgid = f->tgid;
 	pg->nr = nr;
 	/* the budget's steps: queued towards the faulting node, found there */
-	if (f->action == AN_ACT_QUEUE && !pg->queue_ts) {
+	if ((f->action == AN_ACT_QUEUE || f->action == AN_ACT_MIGRATE) && !pg->queue_ts) {
 		pg->queue_ts = ts;
 		pg->queue_nid = f->cpu_nid;
 		pg->first_ts = pg->since_ts;
@@ -713,7 +713,7 @@ void an_hinting_fault(struct an_run *run, unsigned long long ts, const struct an
 
 const char *const an_actions[AN_ACT_NR] = {
 	"unknown", "none", "local", "not_allowed", "not_lru", "queue", "refused",
-	"duplicate", "no_queue",
+	"duplicate", "no_queue", "migrate",
 };
 
 enum an_action an_action_of(const char *name)
@@ -759,6 +759,28 @@ void an_page_queue(struct an_run *run, unsigned long long ts, bool queued)
 		run->cost.ledger.queued++;
 	else
 		run->cost.ledger.refused++;
+}
+
+void an_fault_isolated(struct an_run *run, unsigned long long ts, unsigned long nr)
+{
+	seen(run, ts);
+	run->cost.fault.by_faults += nr;
+}
+
+void an_fault_migrate(struct an_run *run, unsigned long long ts, unsigned long isolated,
+		      unsigned long succeeded, unsigned long failed, unsigned long long ns)
+{
+	struct an_fault_ledger *l = &run->cost.fault;
+
+	seen(run, ts);
+	if (succeeded + failed != isolated) {
+		bad_input(run, "autonuma_fault_migrate's counts do not add up", "");
+		return;
+	}
+	l->isolated += isolated;
+	l->succeeded += succeeded;
+	l->failed += failed;
+	l->ns += ns;
 }
 
 void an_detail_queue(struct an_run *run, unsigned long long ts, bool queued)

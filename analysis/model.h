@@ -59,7 +59,7 @@ struct an_proc {
 /* What a hinting fault did with its page (the event's action). */
 enum an_action {
 	AN_ACT_UNKNOWN, AN_ACT_NONE, AN_ACT_LOCAL, AN_ACT_NOT_ALLOWED, AN_ACT_NOT_LRU,
-	AN_ACT_QUEUE, AN_ACT_REFUSED, AN_ACT_DUPLICATE, AN_ACT_NO_QUEUE, AN_ACT_NR
+	AN_ACT_QUEUE, AN_ACT_REFUSED, AN_ACT_DUPLICATE, AN_ACT_NO_QUEUE, AN_ACT_MIGRATE, AN_ACT_NR
 };
 /* The kernel's names ("none": the last_nid filter held the page back). */
 extern const char *const an_actions[AN_ACT_NR];
@@ -119,6 +119,15 @@ struct an_ledger {
 	unsigned long queued, refused, dequeued[AN_DQ_NR], isolated;
 };
 
+/*
+ * migrate_on_fault's ledger: base pages the hinting faults isolated (action
+ * "migrate"), and what the faults' migrations (autonuma_fault_migrate) did.
+ */
+struct an_fault_ledger {
+	unsigned long by_faults, isolated, succeeded, failed;
+	unsigned long long ns;
+};
+
 struct an_vmstat {
 	unsigned long pte_updates, hint_faults, hint_faults_local, pages_migrated;
 };
@@ -140,6 +149,7 @@ struct an_cost {
 	 * batches; and from the per-page events (autonuma_detail), if recorded
 	 */
 	struct an_ledger ledger, detail;
+	struct an_fault_ledger fault;
 	/* the scheduler's: migrations of the workload's threads, and upstream's */
 	unsigned long thread_migrations, upstream_moves;
 };
@@ -222,6 +232,10 @@ struct an_batch {
 	unsigned long long ns;
 };
 void an_migrate_batch(struct an_run *run, unsigned long long ts, const struct an_batch *b);
+/* migrate_on_fault: a hinting fault isolated nr pages; a fault migrated them. */
+void an_fault_isolated(struct an_run *run, unsigned long long ts, unsigned long nr);
+void an_fault_migrate(struct an_run *run, unsigned long long ts, unsigned long isolated,
+		      unsigned long succeeded, unsigned long failed, unsigned long long ns);
 /* A hinting fault queued its page (action "queue") or was refused ("refused"). */
 void an_page_queue(struct an_run *run, unsigned long long ts, bool queued);
 /* autonuma_detail's per-page events: a page queued, an entry dequeued */

@@ -167,6 +167,10 @@ void report_table(FILE *out, const char *file, const struct an_run *run)
 		c->balance_cpus_max, c->placements, c->task_moves, c->herd_moves, AN_HERD_NS / 1e6);
 	print_ledger(out, "knuma_migrated ledger", &c->ledger);
 	fprintf(out, " = %lu migrated + %lu failed\n", c->migrated, c->migrate_failed);
+	if (c->fault.by_faults || c->fault.isolated)
+		fprintf(out, "migrate_on_fault: %lu pages isolated by hinting faults, %lu migrated by "
+			"them = %lu migrated + %lu failed in %.1f ms\n", c->fault.by_faults,
+			c->fault.isolated, c->fault.succeeded, c->fault.failed, c->fault.ns / 1e6);
 	print_budget(out, run);
 	if (c->detail.queued + c->detail.refused + an_ledger_dequeued(&c->detail)) {
 		print_ledger(out, "per-page events (autonuma_detail)", &c->detail);
@@ -288,6 +292,9 @@ void report_json(FILE *out, const char *file, const struct an_run *run)
 	json_ledger(out, "ledger", &c->ledger);
 	fprintf(out, ",\n  ");
 	json_ledger(out, "detail", &c->detail);
+	fprintf(out, ",\n  \"fault_migrate\": {\"by_faults\": %lu, \"isolated\": %lu, "
+		"\"migrated\": %lu, \"failed\": %lu, \"ms\": %.3f}", c->fault.by_faults,
+		c->fault.isolated, c->fault.succeeded, c->fault.failed, c->fault.ns / 1e6);
 	fprintf(out, "},\n \"budget\": {\"first_scan_s\": ");
 	json_number(out, run->budget.first_scan);
 	fprintf(out, ", \"fault_to_queue_s\": ");

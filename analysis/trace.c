@@ -121,6 +121,18 @@ static int on_hinting_fault(struct tracecmd_input *h, struct tep_event *ev,
 	/* knuma_migrated's ledger: what the fault did with its page */
 	if (action == AN_ACT_QUEUE || action == AN_ACT_REFUSED)
 		an_page_queue(data, rec->ts, action == AN_ACT_QUEUE);
+	else if (action == AN_ACT_MIGRATE)
+		an_fault_isolated(data, rec->ts, v[5]);
+	return 0;
+}
+
+static int on_fault_migrate(struct tracecmd_input *h, struct tep_event *ev,
+			    struct tep_record *rec, int cpu, void *data)
+{
+	long long v[4];
+
+	if (FIELDS(ev, rec, "isolated", "succeeded", "failed", "ns"))
+		an_fault_migrate(data, rec->ts, v[0], v[1], v[2], v[3]);
 	return 0;
 }
 
@@ -268,6 +280,7 @@ static const struct follow {
 	{ "autonuma", "autonuma_mm_stats", on_mm_stats },
 	{ "autonuma", "autonuma_scan_pass", on_scan_pass },
 	{ "autonuma", "autonuma_migrate_batch", on_batch },
+	{ "autonuma", "autonuma_fault_migrate", on_fault_migrate },
 	{ "autonuma", "autonuma_task_placement", on_placement },
 	{ "autonuma", "autonuma_task_migrate", on_task_migrate },
 	{ "autonuma", "autonuma_balance_cost", on_balance },

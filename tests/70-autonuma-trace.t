@@ -7,7 +7,9 @@
 # (/proc/vmstat numa_pages_migrated, read while tracing) and the pages
 # move_pages(2) saw move; the knuma_migrated ledger of the hinting faults'
 # actions and the batches' counts (what `-e autonuma` records) is the
-# ledger of the per-page autonuma_detail events.
+# ledger of the per-page autonuma_detail events.  The same in base pages:
+# the hinting faults migrate them (migrate_on_fault), and their own ledger
+# closes.
 . "$(dirname "$0")/lib.sh"
 runs=$TOP/results/tests/trace
 mkdir -p "$runs"
@@ -41,7 +43,7 @@ check "hinting faults print the filter and the action symbolically" \
 check "placements print the path and reason symbolically" \
 	eval 'grep -Eq "autonuma_task_placement: .*path=(lb|schedule) reason=(stay|idle|thread|process|smt)" <<<"$rep"'
 
-events=$(sed -n 's/.*autonuma_migrate_batch: .*succeeded=\([0-9]*\).*/\1/p' <<<"$rep" | awk '{ s += $1 } END { print s + 0 }')
+events=$(sed -n 's/.*autonuma_\(migrate_batch\|fault_migrate\): .*succeeded=\([0-9]*\).*/\2/p' <<<"$rep" | awk '{ s += $1 } END { print s + 0 }')
 counter=$(awk 'NR == FNR { b[$1] = $2; next } $1 == "numa_pages_migrated" { print $2 - b[$1] }' \
 	"$r/vmstat.before" "$r/vmstat.after")
 # move_pages: stream's share of pages on node 1 at the end, of 96 MiB.
@@ -74,5 +76,30 @@ show = lambda x: "%d queued, %d refused, %d pages isolated, dequeued %s" % (
 print(("ok" if ok else "bad") + " | batches: " + show(l) + " | pages: " + show(d))' $edges)
 check "knuma_migrated ledgers agree (within the edge batches: ${edges% *} entries, ${edges#* } pages): ${led#* | }" \
 	test "${led%% *}" = ok
+
+# migrate_on_fault (default 1): base pages migrate from the hinting fault
+# that confirms them.  The same workload in base pages at defaults: the
+# faults' migrations are in the trace, their ledger closes (pages isolated
+# by faults = migrated + failed by them, but for the faults still migrating
+# when the trace stopped: a page table each per CPU), they moved what
+# move_pages saw move, and knuma_migrated moved next to nothing.
+b=$runs/migrate-base
+check "2node: stream in base pages under trace-cmd record -e autonuma" eval 'TIMEOUT=400 guest 2node "$b" \
+	"$TOP/guest/balancer.sh" autonuma /sys/kernel/mm/transparent_hugepage/enabled=never \
+	"$TOP/guest/trace-workload.sh" "$TOP/tracepoints/profiles/default.profile" \
+	"$TOP/build/workloads/stream" -p 1 -t 2 -s 96 -d 20 -b 0 -r 1 -M'
+fm=$("$TOP/build/analysis/autonuma-report" -f json "$b/trace.dat" | python3 -c 'import json, sys
+r = json.load(sys.stdin)
+f, l = r["cost"]["fault_migrate"], r["cost"]["ledger"]
+print(f["by_faults"], f["isolated"], f["migrated"], f["failed"], l["isolated"], r["cpus"])')
+read -r by iso mig fail kiso cpus <<<"$fm"
+bmoved=$(stream_done "$b/workload.log" nodes | node_share 1 |
+	awk '{ printf "%d", $1 / 100 * 96 * 256 }')
+check "the faults isolated pages and migrated them: $by isolated = $mig migrated + $fail failed + $((by - iso)) in flight" \
+	eval 'test "$mig" -gt 0 && test $((mig + fail)) = "$iso" && test $((by - iso)) -ge 0 &&
+	      test $((by - iso)) -le $((512 * cpus))'
+check "the faults moved what move_pages saw move ($mig of $bmoved), knuma_migrated next to nothing ($kiso)" \
+	eval 'test "$bmoved" -gt 20000 && ge "$mig" "$(awk -v m=$bmoved "BEGIN { print 0.9 * m }")" &&
+	      test "$kiso" -le $((bmoved / 10))'
 echo "1..$T"
 exit $((FAILS > 0))

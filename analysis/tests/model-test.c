@@ -354,6 +354,18 @@ static void test_cost_events(void)
 		.succeeded = 500, .failed = 1 });
 	ok(run.error[0] && run.cost.ledger.isolated == 503,
 	   "a batch whose migrated + failed are not its isolated pages: invalid, not counted");
+	run.error[0] = 0;
+	an_fault_isolated(&run, S(3), 1);
+	an_fault_isolated(&run, S(3), 1);
+	an_fault_migrate(&run, S(3), 2, 1, 1, 3000);
+	ok(!run.error[0] && run.cost.fault.by_faults == 2 && run.cost.fault.isolated == 2 &&
+	   run.cost.fault.succeeded == 1 && run.cost.fault.failed == 1 && run.cost.fault.ns == 3000 &&
+	   run.cost.migrated == 500 && run.cost.ledger.isolated == 503,
+	   "migrate_on_fault: a ledger of its own, apart from knuma_migrated's");
+	an_fault_migrate(&run, S(3), 3, 1, 1, 0);
+	ok(run.error[0] && strstr(run.error, "autonuma_fault_migrate") && run.cost.fault.isolated == 2,
+	   "a fault migration whose migrated + failed are not its isolated pages: invalid, not counted");
+	run.error[0] = 0;
 	an_detail_queue(&run, S(3), true);
 	an_detail_queue(&run, S(3), false);
 	an_detail_dequeue(&run, S(3), 512, "isolated");
@@ -673,6 +685,8 @@ static void test_budget(void)
 	act(&run, 5, 0x4, 0, 1, AN_ACT_DUPLICATE);
 	act(&run, 5, 0x2, 0, 512, AN_ACT_QUEUE);	/* again: timed from the first */
 	act(&run, 6, 0x2, 1, 512, AN_ACT_LOCAL);	/* 2 s after */
+	act(&run, 4, 0x6, 0, 1, AN_ACT_MIGRATE);	/* isolated by the fault, at once */
+	act(&run, 5, 0x6, 1, 1, AN_ACT_LOCAL);	/* on node 1 1 s after */
 	mm_stats(&run, 6, 100, 513, 1024);
 	fault(&run, 6, 201, 200, 0, 0, 0x9, 1, 1);	/* another process: not counted */
 	an_migrate_batch(&run, S(6), &(struct an_batch){ .entries = 2, .isolated = 1024,
@@ -683,10 +697,10 @@ static void test_budget(void)
 	an_finish(&run);
 	ok(run.nr_reported == 1, "budget: process 100 reported");
 	near(run.budget.first_scan, 1.0, "budget: first scan 1 s after the start");
-	near(run.budget.fault_to_queue, 1.0, "budget: first fault from a node to queued, median of 0, 1, 1, 3 s");
-	near(run.budget.queue_to_node, 1.5, "budget: queued to on its node, median of 1, 2 s");
-	ok(run.budget.pages == 1538 && run.budget.queued == 1026 && run.budget.arrived == 1024,
-	   "budget: pages %lu, queued %lu, arrived %lu (want 1538, 1026, 1024)",
+	near(run.budget.fault_to_queue, 1.0, "budget: first fault from a node to queued, median of 0, 0, 1, 1, 3 s");
+	near(run.budget.queue_to_node, 1.0, "budget: queued or isolated to on its node, median of 1, 1, 2 s");
+	ok(run.budget.pages == 1539 && run.budget.queued == 1027 && run.budget.arrived == 1025,
+	   "budget: pages %lu, queued %lu, arrived %lu (want 1539, 1027, 1025)",
 	   run.budget.pages, run.budget.queued, run.budget.arrived);
 	ok(run.budget.remote[AN_ACT_REFUSED] == 512 && run.budget.remote[AN_ACT_DUPLICATE] == 1 &&
 	   run.budget.remote[AN_ACT_QUEUE] == 1 && run.budget.remote[AN_ACT_NONE] == 0 &&
@@ -697,11 +711,12 @@ static void test_budget(void)
 	   "budget: 3 passes, sleeps 500 to 5000 ms (got %lu, %lu-%lu)",
 	   run.passes.n, run.passes.sleep_min, run.passes.sleep_max);
 	near(run.passes.sleep_sum, 6500, "budget: the pass sleeps sum to 6500 ms");
-	ok(an_action_of("no_queue") == AN_ACT_NO_QUEUE && an_action_of("bogus") == AN_ACT_UNKNOWN &&
+	ok(an_action_of("no_queue") == AN_ACT_NO_QUEUE && an_action_of("migrate") == AN_ACT_MIGRATE &&
+	   an_action_of("bogus") == AN_ACT_UNKNOWN &&
 	   an_action_of(NULL) == AN_ACT_UNKNOWN, "actions by the kernel's names");
 	ok(an_valid(&run), "budget run valid");
-	act(&run, 7, 0x6, 0, 0, AN_ACT_QUEUE);
-	ok(strstr(run.error, "page count out of range") && run.budget.pages == 1538,
+	act(&run, 7, 0x7, 0, 0, AN_ACT_QUEUE);
+	ok(strstr(run.error, "page count out of range") && run.budget.pages == 1539,
 	   "a fault of 0 pages: bad input, not counted");
 	an_free(&run);
 }

@@ -13,6 +13,8 @@
 #             and stream's pages sit in the migration queues
 #   mm        mm-stress: munmap, mremap, MADV_DONTNEED, THP split and
 #             collapse on memory being queued and migrated
+#   mmbase    mm-stress in base pages (THP off): the same on pages that
+#             their hinting faults isolate and migrate (migrate_on_fault)
 #   policy    stream under mbind(2) beside an unbound stream: the bound
 #             one's pages stay, the unbound one's move
 #   hotplug   node 1's CPUs offlined and onlined while stream balances
@@ -85,6 +87,13 @@ churn)
 	say "$n processes forked, exec'd and exited; AutoNUMA toggled $((n / 40)) times" ;;
 mm)
 	"$w/mm-stress" -s 64 -t 2 -d 20 -b 0 -r 1 | tee -a "$log" || fail "mm-stress's check" ;;
+mmbase)
+	thp=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)
+	echo never > /sys/kernel/mm/transparent_hugepage/enabled
+	"$w/mm-stress" -s 64 -t 2 -d 20 -b 0 -r 1 | tee -a "$log" || fail "mm-stress's check"
+	echo "$thp" > /sys/kernel/mm/transparent_hugepage/enabled
+	grep -q '^numa_pages_migrated [1-9]' /proc/vmstat || fail "no page migrated"
+	say "pages migrated (by knuma_migrated and the hinting faults): $(cat $A/knuma_migrated/pages_migrated)" ;;
 policy)
 	stream -p 1 -t 1 -s 64 -d 20 -b 0 -r 1 -m mbind &
 	b=$!
@@ -150,7 +159,8 @@ knobs)
 	knobs=($A/debug $A/knuma_scand/scan_sleep_millisecs $A/knuma_scand/scan_sleep_pass_millisecs
 		$A/knuma_scand/scan_sleep_pass_min_millisecs $A/knuma_scand/pages_to_scan $A/knuma_scand/pmd $A/knuma_scand/working_set
 		$A/knuma_migrated/migrate_sleep_millisecs $A/knuma_migrated/pages_to_migrate
-		$A/knuma_migrated/defer $A/scheduler/clone_reset $A/scheduler/fork_reset
+		$A/knuma_migrated/defer $A/knuma_migrated/migrate_on_fault
+		$A/scheduler/clone_reset $A/scheduler/fork_reset
 		$A/scheduler/load_balance_strict $A/scheduler/smt
 		$A/scheduler/balance_mode)
 	values=(0 1 2 10 100 1000 -1 4294967296 99999999999999999999 abc '' ' 5' 0x10 lb schedule bogus)
@@ -174,6 +184,7 @@ knobs)
 	echo 0 > $A/debug; echo 10 > $A/knuma_scand/scan_sleep_millisecs
 	echo 200 > $A/knuma_scand/scan_sleep_pass_millisecs; echo 32768 > $A/knuma_scand/pages_to_scan
 	echo 1 > $A/knuma_scand/pmd; echo 0 > $A/knuma_migrated/defer
+	echo 1 > $A/knuma_migrated/migrate_on_fault
 	echo 100 > $A/knuma_migrated/migrate_sleep_millisecs
 	wait $s || fail "stream's check"
 	say "$n random writes, $refused refused with the value unchanged"
