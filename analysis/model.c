@@ -165,6 +165,18 @@ static bool kernel_measures(const struct an_run *run)
 
 /* Processes and threads */
 
+/*
+ * A process whose memory falls under half of its peak is freeing it at
+ * its end (perf bench numa unmaps its data before it exits): it is
+ * measured up to its previous sample, as one that exits.
+ */
+static bool torn_down(struct an_proc *p, unsigned long total)
+{
+	if (2 * total < p->max_total)
+		p->torn_down = true;
+	return p->torn_down;
+}
+
 static void drop_procs(struct an_run *run)
 {
 	for (int i = 0; i < run->nr_procs; i++) {
@@ -419,6 +431,8 @@ static int sample_mem(struct an_run *run, unsigned long long ts,
 	if (!total || run->workload_stop)	/* exiting, or done: its final check */
 		return 0;
 	p = find_proc(run, tgid, true);
+	if (torn_down(p, total))
+		return 0;
 	if (seq <= p->seq && p->nr_points)
 		return bad_input(run, "numa-sample mem line out of sequence "
 				 "(recorded with a per-CPU trace clock?)", text);
@@ -873,11 +887,13 @@ void an_mm_stats(struct an_run *run, unsigned long long ts, int tgid,
 	run->kernel_mode = true;
 	if (nr_nodes > run->nr_nodes)
 		run->nr_nodes = nr_nodes;
+	for (int nid = 0; nid < nr_nodes; nid++)
+		total += pages[nid];
 	p = find_proc(run, tgid, true);
-	for (int nid = 0; nid < AN_MAX_NODES; nid++) {
+	if (torn_down(p, total))
+		return;
+	for (int nid = 0; nid < AN_MAX_NODES; nid++)
 		p->pages[nid] = nid < nr_nodes ? pages[nid] : 0;
-		total += p->pages[nid];
-	}
 	p->total = total;
 	if (total > p->max_total)
 		p->max_total = total;

@@ -49,6 +49,7 @@ struct an_proc {
 	double access;		/* their local share at the last update; NAN none */
 	int node;		/* where most of its threads are */
 	bool converged;		/* now */
+	bool torn_down;		/* freed most of its memory: measured no more */
 	long seq;		/* its last complete sample */
 	unsigned long long converged_since, last_ts;
 	double convergence;	/* s after the start, AN_NEVER, set by an_finish */

@@ -61,6 +61,35 @@ static void test_never(void)
 	an_free(&run);
 }
 
+/*
+ * A process that frees most of its memory before it exits (perf bench numa
+ * unmaps its data) is measured up to its previous sample: its teardown's
+ * remainder, on any node, does not undo its convergence.
+ */
+static void test_teardown(void)
+{
+	struct an_run run;
+
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:2:10", 1000, 0);
+	sample(&run, 2, 2, 100, "101:2:20", 50, 950);
+	sample(&run, 3, 3, 100, "101:2:30", 50, 950);
+	sample(&run, 4, 4, 100, "101:2:40", 50, 950);
+	sample(&run, 5, 5, 100, "101:0:50", 40, 10);	/* 50 pages of 1000 left */
+	sample(&run, 6, 6, 100, "101:0:60", 500, 500);	/* measured no more */
+	end(&run, 7);
+	near(run.convergence, 2.0, "teardown: converged at 2 s, held until it freed its memory");
+	near(run.procs[0].locality, 95, "teardown: locality of its last sample before it");
+	an_free(&run);
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:2:10", 1000, 0);
+	sample(&run, 2, 2, 100, "101:2:20", 50, 950);
+	sample(&run, 3, 3, 100, "101:0:30", 300, 300);	/* 60% of its peak: measured */
+	end(&run, 4);
+	ok(run.convergence == AN_NEVER, "a process keeping half its memory is measured to its end");
+	an_free(&run);
+}
+
 static void test_slowest_and_never(void)
 {
 	struct an_run run;
@@ -727,6 +756,7 @@ int main(void)
 	test_known_convergence();
 	test_threshold();
 	test_never();
+	test_teardown();
 	test_slowest_and_never();
 	test_thread_moves();
 	test_idle_thread_ignored();
