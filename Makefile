@@ -32,8 +32,8 @@ RESULTS := results
 
 FRAGMENTS := qemu-configs/kernel/base.config \
 	$(if $(filter-out base,$(CONFIG)),qemu-configs/kernel/$(CONFIG).config)
-ifeq ($(filter base debug noautonuma debian,$(CONFIG)),)
-$(error CONFIG must be base, debug, noautonuma or debian)
+ifeq ($(filter base debug noautonuma debian scale,$(CONFIG)),)
+$(error CONFIG must be base, debug, noautonuma, debian or scale)
 endif
 
 export KERNEL := $(abspath $(BZIMAGE))

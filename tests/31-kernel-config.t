@@ -18,4 +18,7 @@ check "base + debug fragments are honoured" \
 	conf "$TOP/qemu-configs/kernel/base.config" "$TOP/qemu-configs/kernel/debug.config"
 check "base + noautonuma fragments are honoured" \
 	conf "$TOP/qemu-configs/kernel/base.config" "$TOP/qemu-configs/kernel/noautonuma.config"
+check "base + scale fragments are honoured (NR_CPUS=64)" \
+	eval 'conf "$TOP/qemu-configs/kernel/base.config" "$TOP/qemu-configs/kernel/scale.config" &&
+	      grep -qx CONFIG_NR_CPUS=64 "$d/obj/.config"'
 exit $((FAILS > 0))
