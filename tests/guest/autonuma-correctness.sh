@@ -25,6 +25,7 @@
 #   ptemap   stream -E (its THPs mapped by PTEs) first touched on node 0,
 #            then on node 1's CPUs: stream.log, vmstat.before/after
 #   dedup    stream first-touches node 0 and runs on node 1 while
+#            (migrate_on_fault off, base pages queued)
 #            knuma_migrated takes one page and then sleeps an hour, so the
 #            queued pages fault again every scan pass: queue.trace (the
 #            autonuma_page_queue and autonuma_page_dequeue events),
@@ -186,6 +187,8 @@ ptemap)
 	;;
 dedup)
 	echo never > /sys/kernel/mm/transparent_hugepage/enabled
+	# the queue's dedup: every misplaced page goes to knuma_migrated
+	echo 0 > $A/knuma_migrated/migrate_on_fault
 	echo 1 > $A/knuma_migrated/pages_to_migrate
 	echo 3600000 > $A/knuma_migrated/migrate_sleep_millisecs
 	echo 8192 > /sys/kernel/tracing/buffer_size_kb
