@@ -47,14 +47,14 @@ text = "%d queued = %d isolated + %d dropped (%s) + %d still queued; %d pages is
     q, by["isolated"], sum(dropped.values()), " ".join("%s %d" % kv for kv in dropped.items()) or "none",
     q - d, biso, mig, fail)
 # migrate_on_fault: pages isolated by faults = migrated + failed by them, but
-# for the faults still migrating when the trace stopped (a page table each)
+# for the faults still migrating when the trace stopped (64 pages each)
 f = c["fault_migrate"]
 flight = f["by_faults"] - f["isolated"]
 text += "; faults: %d pages isolated = %d migrated + %d failed + %d in flight" % (
     f["by_faults"], f["migrated"], f["failed"], flight)
 bad = (r["invalid_reason"] or "").startswith("bad input")
 ok = (q == d and biso == mig + fail and f["isolated"] == f["migrated"] + f["failed"]
-      and 0 <= flight <= 512 * max(r["cpus"], 1) and r["lost_events"] == 0 and not bad)
+      and 0 <= flight <= 64 * max(r["cpus"], 1) and r["lost_events"] == 0 and not bad)
 print(("ok: " if ok else "BROKEN: ") + text + ("" if r["lost_events"] == 0 else ", %d events lost" % r["lost_events"])
       + (", " + r["invalid_reason"] if bad else ""))
 EOF

@@ -81,7 +81,7 @@ check "knuma_migrated ledgers agree (within the edge batches: ${edges% *} entrie
 # that confirms them.  The same workload in base pages at defaults: the
 # faults' migrations are in the trace, their ledger closes (pages isolated
 # by faults = migrated + failed by them, but for the faults still migrating
-# when the trace stopped: a page table each per CPU), they moved what
+# when the trace stopped: 64 pages each per CPU), they moved what
 # move_pages saw move, and knuma_migrated moved next to nothing.
 b=$runs/migrate-base
 check "2node: stream in base pages under trace-cmd record -e autonuma" eval 'TIMEOUT=400 guest 2node "$b" \
@@ -97,7 +97,7 @@ bmoved=$(stream_done "$b/workload.log" nodes | node_share 1 |
 	awk '{ printf "%d", $1 / 100 * 96 * 256 }')
 check "the faults isolated pages and migrated them: $by isolated = $mig migrated + $fail failed + $((by - iso)) in flight" \
 	eval 'test "$mig" -gt 0 && test $((mig + fail)) = "$iso" && test $((by - iso)) -ge 0 &&
-	      test $((by - iso)) -le $((512 * cpus))'
+	      test $((by - iso)) -le $((64 * cpus))'
 check "the faults moved what move_pages saw move ($mig of $bmoved), knuma_migrated next to nothing ($kiso)" \
 	eval 'test "$bmoved" -gt 20000 && ge "$mig" "$(awk -v m=$bmoved "BEGIN { print 0.9 * m }")" &&
 	      test "$kiso" -le $((bmoved / 10))'
