@@ -18,15 +18,25 @@ static bool autonuma_traced(const struct an_run *run)
 	return run->cost.hinting_faults || run->cost.scan_pages || run->cost.balance_passes;
 }
 
-/* "NAME: Q entries queued (R refused) = I isolated + G gone + ... + S still queued; P pages isolated" */
+/*
+ * "NAME: Q entries queued (R refused) = I isolated + G gone + ... + S still
+ * queued; P pages isolated".  Entries queued before the trace began and
+ * dequeued in it are added to Q, named as such, not counted as negative S.
+ */
 static void print_ledger(FILE *out, const char *name, const struct an_ledger *l)
 {
-	fprintf(out, "%s: %lu entries queued (%lu refused) =", name, l->queued, l->refused);
+	unsigned long dequeued = an_ledger_dequeued(l);
+	unsigned long before = dequeued > l->queued ? dequeued - l->queued : 0;
+
+	fprintf(out, "%s: %lu entries queued", name, l->queued + before);
+	if (before)
+		fprintf(out, " (%lu before the trace began)", before);
+	fprintf(out, " (%lu refused) =", l->refused);
 	for (int r = 0; r < AN_DQ_NR; r++)
 		if (r <= AN_DQ_CANCELLED || l->dequeued[r])
 			fprintf(out, "%s %lu %s", r ? " +" : "", l->dequeued[r], an_dequeue_reasons[r]);
-	fprintf(out, " + %ld still queued; %lu pages isolated",
-		(long)(l->queued - an_ledger_dequeued(l)), l->isolated);
+	fprintf(out, " + %lu still queued; %lu pages isolated",
+		l->queued + before - dequeued, l->isolated);
 }
 
 void an_summarize(const struct an_run *run, const char *file, struct an_summary *s)

@@ -3,7 +3,6 @@
 # `make kernel`): a symbol Kconfig drops fails the config, a symbol no Kconfig
 # defines yet (a later patch's) is only noted, and the shipped fragments pass.
 . "$(dirname "$0")/lib.sh"
-plan 5
 src=$TOP/build/linux
 d=$(scratch)
 trap 'rm -rf "$d"' EXIT
@@ -21,4 +20,5 @@ check "base + noautonuma fragments are honoured" \
 check "base + scale fragments are honoured (NR_CPUS=64)" \
 	eval 'conf "$TOP/qemu-configs/kernel/base.config" "$TOP/qemu-configs/kernel/scale.config" &&
 	      grep -qx CONFIG_NR_CPUS=64 "$d/obj/.config"'
+plan "$T"
 exit $((FAILS > 0))
