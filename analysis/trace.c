@@ -363,7 +363,7 @@ static int read_trace(const char *path, struct an_run *run, char *err, size_t er
  * READ_TIMEOUT, is the file read here with the handlers, so that a fault
  * of ours is a crash, not a "damaged file".
  */
-#define READ_TIMEOUT	300	/* s; a long run's trace reads in a few */
+#define READ_TIMEOUT	100	/* s; 9 MB read in 2 s (tests/80 waits 120) */
 #define READ_OK		0
 #define READ_ERROR	10
 
