@@ -88,6 +88,23 @@ for path in lb schedule; do
 	check "2node-smt, $path: every move keeps the SMT rules ($bad broke them)" test "${bad:-x}" = 0
 done
 
+# 2node-16cpu (2 x 8), the load balancer, every CPU busy (stream 8 x 2): a
+# pass looks at most at 4 CPUs (AUTONUMA_LB_NODE_CPUS) of each node it
+# examines, here the one other node, where it looked at all 8 before; its
+# windows move at each pass so that they cover the node (the KUnit case
+# autonuma_lb_windows_cover_the_node, on nodes of 8 at this boot).
+r=$runs/lb-cpus
+check "2node-16cpu, lb: stream -p 8 -t 2, every CPU busy, runs traced" eval 'TIMEOUT=400 guest 2node-16cpu "$r" \
+	"$TOP/guest/balancer.sh" autonuma "$TOP/guest/trace-workload.sh" \
+	"$TOP/tracepoints/profiles/default.profile" "$TOP/build/workloads/stream" -p 8 -t 2 -s 16 -d 10 -b 0'
+check "2node-16cpu: the KUnit autonuma_sched suite passed at boot" \
+	eval 'tr -d "\r" <"$r/console.log" | grep -Eq "^\[[ 0-9.]+\] ok [0-9]+ autonuma_sched$"'
+read -r passes most <<<"$(trace-cmd report "$r/trace.dat" 2>/dev/null | awk '/autonuma_balance_cost: path=lb/ {
+	for (i = 1; i <= NF; i++) if (sub(/^cpus=/, "", $i)) { n++; if ($i + 0 > m) m = $i + 0 } }
+	END { print n + 0, m + 0 }')"
+check "2node-16cpu, lb: every pass examined at most 4 CPUs ($passes passes, at most $most)" \
+	eval 'test "${passes:-0}" -ge 10 && test "${most:-9}" -ge 1 -a "${most:-9}" -le 4'
+
 # The default mempolicy follows AutoNUMA: a task placed on node 1, pinned
 # to node 0's CPUs (before the load balancer's placement has seen it
 # there), gets the pipe buffers it fills (alloc_pages(), no vma) on node 1,
