@@ -16,6 +16,8 @@
 #            `make scan-flushes` (5)
 #   SCENARIOS  scenarios of `make stress` (default: all of tests/guest/stress-scenario.sh)
 #   KMEMLEAK   scenarios of `make stress` booted with kmemleak and scanned (default all)
+#   STRESS_PATHS  both (default: each scenario in both placement paths) or
+#            alternate (each in one, lb and schedule in turn: CI's time)
 #   SOAK_SECONDS  length of `make soak` (default 1800); SOAK_SEED its random seed
 #   ACCEL    tcg (default) or kvm (probed first; KVM hangs on the build machines)
 #   JOBS     parallel kernel build jobs (default: number of CPUs)
@@ -121,9 +123,11 @@ scan-flushes: kernel initramfs workloads
 # Reliability: every scenario of tests/guest/stress-scenario.sh in both placement paths on
 # the debug kernel, then noautonuma and one node; matrix in results/stress-DATE.
 KMEMLEAK ?= all
+STRESS_PATHS ?= both
 stress: initramfs workloads analysis
 	@$(MAKE) --no-print-directory CONFIG=debug kernel
 	KERNEL=$(abspath $(BUILD))/obj-debug/arch/x86/boot/bzImage KMEMLEAK="$(KMEMLEAK)" \
+		STRESS_PATHS="$(STRESS_PATHS)" \
 		harness/stress-matrix.sh $(RESULTS)/stress-$$(date +%Y%m%d-%H%M%S) $(SCENARIOS)
 
 # Soak on the base kernel: SOAK_SECONDS of workloads starting and ending

@@ -13,6 +13,8 @@
 #
 # usage: stress-matrix.sh OUTDIR [SCENARIO...]   (default: all)
 #        KMEMLEAK="SCENARIO..." the scenarios scanned by kmemleak (default all)
+#        STRESS_PATHS=both (default) | alternate: each scenario in one path,
+#        lb and schedule in turn, half the time (CI)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
@@ -28,6 +30,10 @@ profile=$top/tracepoints/profiles/default.profile
 # AML's 30 s loop timeout and the virtio devices get no interrupt: those
 # boots route them by the PIRQ table instead.
 kmemleak_for=" ${KMEMLEAK-all} "
+case ${STRESS_PATHS:-both} in
+both | alternate) ;;
+*) echo "stress-matrix: STRESS_PATHS=$STRESS_PATHS: both or alternate" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 failed=0
 matrix=$out/matrix.md
@@ -68,10 +74,14 @@ row() {
 # failed runs' directories, for the details printed after the matrix
 failed_dirs=()
 declare -A seen
+n=0
 for s in "${scenarios[@]}"; do
 	# a scenario named twice runs twice, into its own directories
 	seen[$s]=$((${seen[$s]:-0} + 1))
-	for path in lb schedule; do
+	paths=(lb schedule)
+	[ "${STRESS_PATHS:-both}" = both ] || paths=("${paths[n % 2]}")
+	n=$((n + 1))
+	for path in "${paths[@]}"; do
 		dir=$out/$s-$path
 		[ "${seen[$s]}" = 1 ] || dir=$dir-${seen[$s]}
 		start=$(date +%s)
