@@ -265,8 +265,8 @@ static int on_missed(struct tracecmd_input *h, struct tep_event *ev,
 
 /*
  * Every record must lie past the one before it on its CPU: libtracecmd 3.1
- * returns one record forever from a page whose header is overwritten (the
- * fuzzing of tests/80).  An error here ends the iteration.
+ * returns one record forever from a compressed chunk with bytes overwritten
+ * (tests/80's damaged copies).  An error here ends the iteration.
  */
 struct read_progress {
 	int cpus;

@@ -138,13 +138,23 @@ static void test_compare(const char *dir)
 		      "6.000 0.500\n8.000 1.000\n") != NULL, "sched's: the invalid run left out");
 }
 
+/* The run's text report, as report_table() prints it; free() it. */
+static char *table_text(const struct an_run *run, const char *file)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	report_table(out, file, run);
+	fclose(out);
+	return text;
+}
+
 /* The run's text report says where the time went (the budget). */
 static void test_budget_line(void)
 {
 	struct an_run run;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	char *text;
 
 	start(&run, 0);
 	sample(&run, 1, 1, 100, "101:2:10", 1000, 0);
@@ -158,8 +168,7 @@ static void test_budget_line(void)
 		.cpu_nid = 1, .index = 1, .page_nid = 1, .nr = 512, .action = AN_ACT_LOCAL });
 	sample(&run, 3, 3, 100, "101:2:30", 500, 500);
 	end(&run, 4);
-	report_table(out, "budget.dat", &run);
-	fclose(out);
+	text = table_text(&run, "budget.dat");
 	ok(strstr(text, "budget: first scan of a process 1.50 s after the start; first hinting "
 		   "fault from a node to queued there (last_nid) 0.00 s over 512 of 1024 pages; "
 		   "queued to on its node 0.75 s over 512 pages") != NULL,
@@ -176,11 +185,9 @@ static void test_budget_line(void)
  */
 static void test_ledger_before_trace(void)
 {
-	struct an_run run;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
 	struct an_batch b = { .entries = 2 };
+	struct an_run run;
+	char *text;
 
 	start(&run, 0);
 	sample(&run, 1, 1, 100, "101:2:10", 1000, 0);
@@ -191,8 +198,7 @@ static void test_ledger_before_trace(void)
 	b.isolated = b.succeeded = 1;
 	an_migrate_batch(&run, S(2.5), &b);
 	end(&run, 4);
-	report_table(out, "ledger.dat", &run);
-	fclose(out);
+	text = table_text(&run, "ledger.dat");
 	ok(strstr(text, "knuma_migrated ledger: 2 entries queued (1 before the trace began) "
 		   "(0 refused) = 1 isolated + 0 gone + 0 moved + 0 shared + 1 cancelled + "
 		   "0 still queued; 1 pages isolated") != NULL,

@@ -24,8 +24,8 @@
 #            nr_isolated_anon + nr_isolated_file seen) and stream.log
 #   ptemap   stream -E (its THPs mapped by PTEs) first touched on node 0,
 #            then on node 1's CPUs: stream.log, vmstat.before/after
-#   dedup    stream first-touches node 0 and runs on node 1 while
-#            (migrate_on_fault off, base pages queued)
+#   dedup    stream first-touches node 0 and runs on node 1 (base pages,
+#            migrate_on_fault off: every misplaced page is queued) while
 #            knuma_migrated takes one page and then sleeps an hour, so the
 #            queued pages fault again every scan pass: queue.trace (the
 #            autonuma_page_queue and autonuma_page_dequeue events),
