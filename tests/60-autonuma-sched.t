@@ -99,11 +99,38 @@ check "2node-16cpu, lb: stream -p 8 -t 2, every CPU busy, runs traced" eval 'TIM
 	"$TOP/tracepoints/profiles/default.profile" "$TOP/build/workloads/stream" -p 8 -t 2 -s 16 -d 10 -b 0'
 check "2node-16cpu: the KUnit autonuma_sched suite passed at boot" \
 	eval 'tr -d "\r" <"$r/console.log" | grep -Eq "^\[[ 0-9.]+\] ok [0-9]+ autonuma_sched$"'
+# ... and the mm suite, whose last_nid cases run on whatever CPU: on CPU
+# 15 (NR_CPUS=16) the filter read the CPU's faults as none before.
+check "2node-16cpu: the KUnit autonuma suite passed at boot" \
+	eval 'tr -d "\r" <"$r/console.log" | grep -Eq "^\[[ 0-9.]+\] ok [0-9]+ autonuma$"'
 read -r passes most <<<"$(trace-cmd report "$r/trace.dat" 2>/dev/null | awk '/autonuma_balance_cost: path=lb/ {
 	for (i = 1; i <= NF; i++) if (sub(/^cpus=/, "", $i)) { n++; if ($i + 0 > m) m = $i + 0 } }
 	END { print n + 0, m + 0 }')"
 check "2node-16cpu, lb: every pass examined at most 4 CPUs ($passes passes, at most $most)" \
 	eval 'test "${passes:-0}" -ge 10 && test "${most:-9}" -ge 1 -a "${most:-9}" -le 4'
+# The same trace: a move fills its CPU until the task has been there one
+# interval of the NUMA domain (16 CPUs: 16 ms x busy_factor 16, 63 jiffies
+# at HZ=250), so two moves onto one CPU are never closer than 200 ms; and a
+# pass that looked at 4 of 8 CPUs and found no move leaves the task's node
+# alone, so a placement event that moves nothing comes only from a pass
+# that examined no CPU (no node preferred to the task's own).
+read -r moves herd stays partial <<<"$(trace-cmd report "$r/trace.dat" 2>/dev/null | awk '
+	function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2) }
+	{ cpu = $2; gsub(/[^0-9]/, "", cpu); ts = $3; sub(/:$/, "", ts) }
+	/autonuma_balance_cost: path=lb/ { examined[cpu] = field("cpus") }
+	/autonuma_task_migrate:/ && field("moved") == 1 {
+		d = field("dst_cpu"); moves++
+		if (d in last && ts - last[d] < 0.2) herd++
+		last[d] = ts
+	}
+	/autonuma_task_placement: .* path=lb / && field("src_cpu") == field("dst_cpu") {
+		stays++; partial += examined[cpu] > 0
+	}
+	END { print moves + 0, herd + 0, stays + 0, partial + 0 }')"
+check "2node-16cpu, lb: no two moves onto one CPU within 200 ms ($herd of $moves moves)" \
+	eval 'test "${moves:-0}" -ge 1 && test "${herd:-x}" = 0'
+check "2node-16cpu, lb: no pass of part of a node changed a node without a move ($partial of $stays)" \
+	test "${partial:-x}" = 0
 
 # The default mempolicy follows AutoNUMA: a task placed on node 1, pinned
 # to node 0's CPUs (before the load balancer's placement has seen it
