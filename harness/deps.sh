@@ -12,7 +12,7 @@ packages=(
 	qemu-system-x86 busybox-static trace-cmd linux-perf numactl
 	# analysis and tests
 	libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config gnuplot-nox perl file
-	libxml2-utils
+	libxml2-utils strace
 	python3
 	# fuzzing the analysis (libFuzzer, ASan: clang only recommends their runtime)
 	clang libclang-rt-14-dev

@@ -48,6 +48,13 @@ check "a text file" rejected "not a trace-cmd data file" "$R" "$TOP/README.md"
 # fuzzing found it): libtracecmd 3.1 returns one record forever from it.
 check "a damaged trace libtracecmd reads in a loop" \
 	rejected "damaged" "$R" "$TOP/analysis/tests/record-loop.dat"
+# A real trace with a damaged header on which libtracecmd 3.1 mallocs 3 GB
+# and fails (fuzz-trace found it: the reading with the handlers took the
+# 3 GB again, and leaked them): refused, and opened by the child alone.
+check "a damaged header: refused, opened by the reading child alone" eval \
+	'rejected "not a trace-cmd data file" strace -f -qq -e trace=openat -o "$tmp/strace" \
+		"$R" "$TOP/analysis/tests/header-3gb.dat" &&
+	 test "$(grep -c header-3gb.dat "$tmp/strace")" = 1'
 
 plan "$T"
 exit $((FAILS > 0))
