@@ -106,7 +106,10 @@ check "enter: knuma_scand scans every process made meanwhile ($seen of $n)" test
 sp=$(stream_done "$runs/enter/stream.log" pid 2>/dev/null)
 check "enter: ... and the stream exec'd before the enable ($sp)" \
 	grep -q "autonuma_mm_stats: tgid=${sp:-none} " "$runs/enter/mm_stats.trace"
-check "enter: >= 90% of the stream's pages end on node 1" ge "$(node_pct enter/stream.log 1)" 90
+# The last interval: at the done line a page the last scan pass marked
+# counts on no node (docs/methodology.md); seen once, nodes=0.0,0.0.
+check "enter: >= 90% of the stream's pages on node 1 at the end of the run" \
+	ge "$(last_interval enter/stream.log 1)" 90
 
 # Node 1 has CPUs only at boot; ACPI adds its DIMM after AutoNUMA started.
 # Before: no queue and no knuma_migrated for it, every fault "no_queue".
