@@ -10,7 +10,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -362,63 +361,31 @@ static int read_trace(const char *path, struct an_run *run, char *err, size_t er
  * path; a 3 GB malloc() on a damaged header, leaked).  So a child first
  * reads every record with libtracecmd alone, none of this program's
  * handlers, and says why it failed, if it did: only if that ends, cleanly,
- * within READ_TIMEOUT and read_limit_mb(), is the file read here with the
- * handlers, so that a fault of ours is a crash, not a "damaged file", and
+ * within READ_TIMEOUT, is the file read here with the handlers, so that a fault of ours is a crash, not a "damaged file", and
  * libtracecmd never reads here a file it failed on.
  */
 #define READ_TIMEOUT	100	/* s; 9 MB read in 2 s (tests/80 waits 120) */
 #define READ_OK		0
 #define READ_ERROR	10	/* the message is in the pipe */
-#define READ_TOO_BIG	11
-#define READ_FAILED	12	/* getrusage() or write() failed, or no parent */
+#define READ_FAILED	11	/* write() failed, or no parent */
 
-/*
- * The memory libtracecmd may take to read a file of size bytes, in MiB:
- * a real 5 MB trace takes 53 MB.  AN_READ_LIMIT_MB overrides it (tests/80).
- */
-static long read_limit_mb(off_t size)
+/* In the child: read path alone; on an error, write its message to fd. */
+static int read_trace_alone(const char *path, int fd)
 {
-	const char *env = getenv("AN_READ_LIMIT_MB");
-
-	if (env && *env)
-		return strtol(env, NULL, 10);
-	return 256 + 64 * (size >> 20);
-}
-
-/*
- * In the child: read path alone; on an error, write its message to fd.
- * Fail if the reading took more than limit_mb (the peak above what the
- * child started with: the caller's memory).
- */
-static int read_trace_alone(const char *path, long limit_mb, int fd)
-{
-	struct rusage before, after;
 	char e[512];
 
-	if (getrusage(RUSAGE_SELF, &before))
-		return READ_FAILED;
-	if (read_trace(path, NULL, e, sizeof(e))) {
-		if (write(fd, e, strlen(e)) < 0)
-			return READ_FAILED;
-		return READ_ERROR;
-	}
-	if (getrusage(RUSAGE_SELF, &after))
-		return READ_FAILED;
-	if ((after.ru_maxrss - before.ru_maxrss) / 1024 > limit_mb)
-		return READ_TOO_BIG;
-	return READ_OK;
+	if (!read_trace(path, NULL, e, sizeof(e)))
+		return READ_OK;
+	return write(fd, e, strlen(e)) < 0 ? READ_FAILED : READ_ERROR;
 }
 
 /* Read path in a child, as above: 0, or -1 with why in err. */
 static int read_in_child(const char *path, char *err, size_t errlen)
 {
 	pid_t pid, parent = getpid();
-	struct stat st;
-	long limit_mb;
 	int status, fds[2];
 	ssize_t len;
 
-	limit_mb = read_limit_mb(stat(path, &st) ? 0 : st.st_size);
 	if (pipe(fds)) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
@@ -443,7 +410,7 @@ static int read_in_child(const char *path, char *err, size_t errlen)
 		if (getppid() != parent)
 			_exit(READ_FAILED);
 		alarm(READ_TIMEOUT);
-		_exit(read_trace_alone(path, limit_mb, fds[1]));
+		_exit(read_trace_alone(path, fds[1]));
 	}
 	close(fds[1]);
 	while (waitpid(pid, &status, 0) < 0)
@@ -462,9 +429,6 @@ static int read_in_child(const char *path, char *err, size_t errlen)
 	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
 		snprintf(err, errlen, "%s: damaged: libtracecmd did not finish reading it in %d s",
 			 path, READ_TIMEOUT);
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == READ_TOO_BIG)
-		snprintf(err, errlen, "%s: damaged: libtracecmd took more than %ld MiB to read it",
-			 path, limit_mb);
 	else
 		snprintf(err, errlen, "%s: damaged: libtracecmd failed reading it (%s %d)", path,
 			 WIFSIGNALED(status) ? "signal" : "exit status",
