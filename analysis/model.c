@@ -6,17 +6,20 @@
  * Placement is read at numa-sample's samples, memory and threads alike.  A
  * process has converged at a sample when its working threads run on one
  * node and at least `threshold` % of its pages are there.  Threads count by
- * the CPU time they used since the previous sample: one that used less than
- * a quarter of its busiest sibling's (a thread that reports or sleeps) does
- * not decide where the process runs.  Its convergence time runs from the
+ * the CPU time they used over the last second of samples: one that used
+ * less than a quarter of its busiest sibling's (a thread that reports or
+ * sleeps: stream's main thread runs move_pages(2) once a second) does not
+ * decide where the process runs.  (Over one sample's interval, a few clock
+ * ticks, a starved worker and that report weigh the same.)  Its convergence time runs from the
  * workload's start to the first sample after which that holds at every
- * later sample, up to its last sample or the workload's stop marker (a
- * final check after it is not placement), provided it held for at least
- * min_hold seconds of samples.  Samples are grouped by their sequence
- * number: a line that arrives out of sequence (a trace recorded with a
- * per-CPU clock) makes the run invalid rather than quietly wrong.  A thread's excursion to another
- * node between two samples does not restart the clock; it is counted in
- * the cost (sched_migrate_task).
+ * later sample, up to its last sample or the workload's first stop marker,
+ * provided it held for at least min_hold seconds of samples.  (stream's
+ * processes each mark their stop: after the first, its final check changes
+ * the others' load, which is not placement.)  Samples are grouped by their
+ * sequence number: a line that arrives out of sequence (a trace recorded
+ * with a per-CPU clock) makes the run invalid rather than quietly wrong.  A
+ * thread's excursion to another node between two samples does not restart
+ * the clock; it is counted in the cost (sched_migrate_task).
  */
 #include <math.h>
 #include <stdio.h>
@@ -229,9 +232,18 @@ static int cpu_node(const struct an_run *run, int cpu)
 }
 
 /*
- * Re-evaluate p at ts: its node (where its threads used the most CPU
- * time), locality (the share of its pages on each thread's node, weighted
- * by CPU time) and whether it is converged now.
+ * How much a thread worked lately: its CPU time over the last second of
+ * samples; by the kernel measure, its fault pages in the last pass.
+ */
+static unsigned long work(const struct an_run *run, const struct an_thread *t)
+{
+	return run->kernel_mode ? t->weight : t->recent;
+}
+
+/*
+ * Re-evaluate p at ts: its node (where its threads worked the most),
+ * locality (the share of its pages on each thread's node, weighted by its
+ * work) and whether it is converged now.
  */
 static void update(struct an_run *run, struct an_proc *p, unsigned long long ts)
 {
@@ -242,12 +254,12 @@ static void update(struct an_run *run, struct an_proc *p, unsigned long long ts)
 	if (!p->total)
 		return;
 	for (int i = 0; i < p->nr_threads; i++)
-		if (p->threads[i].weight > max)
-			max = p->threads[i].weight;
+		if (work(run, &p->threads[i]) > max)
+			max = work(run, &p->threads[i]);
 	for (int i = 0; i < p->nr_threads; i++) {
 		int nid = cpu_node(run, p->threads[i].cpu);
 		/* all slept through the interval: each counts the same */
-		double w = max ? p->threads[i].weight : 1;
+		double w = max ? work(run, &p->threads[i]) : 1;
 
 		if (nid < 0 || !w)
 			continue;
@@ -264,7 +276,7 @@ static void update(struct an_run *run, struct an_proc *p, unsigned long long ts)
 	for (int i = 0; i < p->nr_threads; i++) {
 		const struct an_thread *t = &p->threads[i];
 
-		if ((!max || 4.0 * t->weight >= max) && cpu_node(run, t->cpu) != node)
+		if ((!max || 4.0 * work(run, t) >= max) && cpu_node(run, t->cpu) != node)
 			converged = false;
 	}
 	converged &= 100.0 * p->pages[node] >= run->threshold * p->total;
@@ -389,7 +401,31 @@ static int sample_vmstat(struct an_run *run, const struct field *f, int n, const
 	return 0;
 }
 
-static int sample_cpu(struct an_run *run, const struct field *f, int n, const char *text)
+/*
+ * Record t's CPU time at a sample at ts; its recent time is what it used
+ * since its newest remembered sample at least AN_WORK_NS older (or its
+ * oldest).
+ */
+static void thread_seen(struct an_thread *t, unsigned long long ts, unsigned long ticks)
+{
+	int i, ref = -1;
+
+	for (i = 0; i < t->nr_seen && i < AN_WORK_SAMPLES; i++) {
+		int k = (t->nr_seen - 1 - i) % AN_WORK_SAMPLES;
+
+		ref = k;
+		if (ts - t->seen_ts[k] >= AN_WORK_NS)
+			break;
+	}
+	t->recent = ref < 0 ? t->weight :
+		    ticks >= t->seen_ticks[ref] ? ticks - t->seen_ticks[ref] : 0;
+	t->seen_ts[t->nr_seen % AN_WORK_SAMPLES] = ts;
+	t->seen_ticks[t->nr_seen % AN_WORK_SAMPLES] = ticks;
+	t->nr_seen++;
+}
+
+static int sample_cpu(struct an_run *run, unsigned long long ts,
+		      const struct field *f, int n, const char *text)
 {
 	long seq, tgid, tid, cpu, ticks;
 	struct an_thread *t;
@@ -411,6 +447,7 @@ static int sample_cpu(struct an_run *run, const struct field *f, int n, const ch
 	t->seq = seq;
 	t->weight = (unsigned long)ticks >= t->ticks ? ticks - t->ticks : 0;
 	t->ticks = ticks;
+	thread_seen(t, ts, ticks);
 	return 0;
 }
 
@@ -529,7 +566,7 @@ void an_marker(struct an_run *run, unsigned long long ts, const char *text)
 	else if (!strcmp(kind, "vmstat"))
 		sample_vmstat(run, f, n, text);
 	else if (!strcmp(kind, "cpu"))
-		run->measure_kernel ? 0 : sample_cpu(run, f, n, text);
+		run->measure_kernel ? 0 : sample_cpu(run, ts, f, n, text);
 	else if (!strcmp(kind, "mem"))
 		run->measure_kernel ? 0 : sample_mem(run, ts, f, n, text);
 	else if (strcmp(kind, "end"))

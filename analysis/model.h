@@ -18,6 +18,8 @@
 #define AN_HERD_NS	100000000ULL
 #define AN_NEVER	(-1.0)	/* convergence time of a run that never converged */
 #define AN_MIN_HOLD	1.0	/* s a process must stay converged to count (-H) */
+#define AN_WORK_NS	1000000000ULL	/* a thread works if busy over this long */
+#define AN_WORK_SAMPLES	16	/* samples a thread remembers for it */
 
 /* One locality sample of a process, for plots. */
 struct an_point {
@@ -32,6 +34,11 @@ struct an_thread {
 	int tid, cpu, seq;		/* cpu: where it last ran (-1 unknown) */
 	unsigned long ticks;	/* CPU time used, at the last sample */
 	unsigned long weight;	/* CPU time used in the last interval */
+	unsigned long recent;	/* ... over the last AN_WORK_NS of samples */
+	/* its last samples (ring): when, and its CPU time then */
+	unsigned long long seen_ts[AN_WORK_SAMPLES];
+	unsigned long seen_ticks[AN_WORK_SAMPLES];
+	int nr_seen;
 	unsigned long last_weight;	/* kernel measure: its weight in the last
 					 * pass in which any thread faulted */
 };

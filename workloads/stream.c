@@ -450,9 +450,13 @@ static int run_process(const struct options *opt, int index)
 		if (t - start >= opt->seconds)
 			break;
 	}
-	atomic_store(&pr.stop, 1);
-	if (opt->trace_marker && index == 0)
+	/*
+	 * Every process marks its stop: the first one to stop ends the steady
+	 * state the others are measured in (its check changes their load).
+	 */
+	if (opt->trace_marker)
 		mark_trace("autonuma-workload-stop");
+	atomic_store(&pr.stop, 1);
 	long iters = 0;
 
 	for (int t = 0; t < opt->threads; t++) {
@@ -513,7 +517,8 @@ static void usage(void)
 		"  -E    after the first touch, map the arrays' THPs by PTEs (an\n"
 		"        executable page in every 2 MiB splits their PMDs)\n"
 		"  -M    write 'autonuma-workload-start' to the trace_marker when the\n"
-		"        timed run starts, 'autonuma-workload-stop' when it stops,\n"
+		"        timed run starts, 'autonuma-workload-stop' when each process\n"
+		"        stops (the first one ends the measured run),\n"
 		"        and each process's done line\n"
 		"  -X    corrupt one element before the final check (tests the check)\n");
 	exit(2);

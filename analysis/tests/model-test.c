@@ -163,6 +163,29 @@ static void test_idle_thread_ignored(void)
 	an_free(&run);
 }
 
+/*
+ * stream's main thread reports once a second; in one 0.2 s interval its
+ * report took 3 ticks while its starved workers got 12.  Busy is judged
+ * over the last second: 3 ticks against their 72 or more.
+ */
+static void test_reporter_in_a_short_interval(void)
+{
+	struct an_run run;
+	char threads[64];
+
+	start(&run, 0);
+	for (int i = 1; i <= 10; i++) {
+		int main_ticks = i >= 4 ? 3 : 0, work = 20 * i - (i >= 4 ? 8 : 0);
+
+		snprintf(threads, sizeof(threads), "100:0:%d 101:2:%d 102:3:%d",
+			 main_ticks, work, work);
+		sample(&run, 0.2 * i, i, 100, threads, 0, 1000);
+	}
+	end(&run, 2.2);
+	near(run.convergence, 0.2, "a reporter's burst in a short interval: still converged");
+	an_free(&run);
+}
+
 static void test_workload_start(void)
 {
 	struct an_run run;
@@ -185,6 +208,18 @@ static void test_workload_start(void)
 	end(&run, 6);
 	ok(run.convergence == AN_NEVER, "samples after the workload's stop marker are ignored");
 	near(an_duration(&run), 2.0, "duration up to the stop marker");
+	an_free(&run);
+
+	start(&run, 0);
+	marker(&run, 1, "autonuma-workload-start");
+	sample(&run, 2, 1, 100, "101:0:10", 1000, 0);
+	sample(&run, 3, 2, 100, "101:0:20", 1000, 0);
+	marker(&run, 3.5, "autonuma-workload-stop");	/* one process stops */
+	sample(&run, 4, 3, 100, "101:2:30", 1000, 0);	/* the others' load changes */
+	marker(&run, 4.5, "autonuma-workload-stop");	/* the last one stops */
+	end(&run, 5);
+	near(run.convergence, 1.0, "the first of several stop markers ends the run");
+	near(an_duration(&run), 2.5, "duration up to the first stop marker");
 	an_free(&run);
 
 	/* the workload's start marker may come before numa-sample's start */
@@ -760,6 +795,7 @@ int main(void)
 	test_slowest_and_never();
 	test_thread_moves();
 	test_idle_thread_ignored();
+	test_reporter_in_a_short_interval();
 	test_workload_start();
 	test_exited_thread();
 	test_small_process_ignored();
