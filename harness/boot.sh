@@ -18,7 +18,8 @@
 #                    to tcg, since KVM hangs on the project's build machines
 #   VERBOSE=1        copy the console to stdout while it runs
 # Exit status: the command's, or 1 if the guest crashed, timed out, or its
-# console holds a kernel error report (harness/check-console.sh).
+# console holds a kernel error report (harness/check-console.sh).  QEMU
+# crashing before the job started is retried once.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -76,8 +77,18 @@ else
 		touch "$run/console.log"
 		tail -n +1 -f "$run/console.log" & tail_pid=$!
 	fi
-	rc=0
-	timeout -k 10 "$TIMEOUT" "${qemu[@]}" </dev/null || rc=$?
+	# QEMU itself crashing (SIGSEGV, SIGABRT) before the guest started its
+	# job is the emulator's fault, not the kernel's (seen once: TCG died
+	# in PCI probing at 0.8 s): boot once more.  A crash during the job
+	# fails the run.
+	for attempt in 1 2; do
+		rc=0
+		timeout -k 10 "$TIMEOUT" "${qemu[@]}" </dev/null || rc=$?
+		[ $attempt = 1 ] && { [ $rc = 139 ] || [ $rc = 134 ]; } &&
+			[ ! -e "$run/job.log" ] || break
+		echo "boot: qemu crashed (status $rc) before the job started; booting once more" >&2
+		mv "$run/console.log" "$run/console.qemu-crash.log"
+	done
 	[ -z "$tail_pid" ] || kill "$tail_pid" 2>/dev/null || true
 	[ $rc != 124 ] && [ $rc != 137 ] || die "guest timed out after ${TIMEOUT}s (console: $run/console.log)"
 	[ $rc = 0 ] || die "qemu exited with status $rc (console: $run/console.log)"
