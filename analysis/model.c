@@ -10,10 +10,11 @@
  * less than a quarter of its busiest sibling's (a thread that reports or
  * sleeps: stream's main thread runs move_pages(2) once a second) does not
  * decide where the process runs.  (Over one sample's interval, a few clock
- * ticks, a starved worker and that report weigh the same.)  Its convergence time runs from the
- * workload's start to the first sample after which that holds at every
- * later sample, up to its last sample or the workload's first stop marker,
- * provided it held for at least min_hold seconds of samples.  (stream's
+ * ticks, a starved worker and that report weigh the same.)  Its
+ * convergence time runs from the workload's start to the first sample
+ * after which that holds at every later sample, up to its last sample or
+ * the workload's first stop marker, provided it held for at least
+ * min_hold seconds of samples.  (stream's
  * processes each mark their stop: after the first, its final check changes
  * the others' load, which is not placement.)  Samples are grouped by their
  * sequence number: a line that arrives out of sequence (a trace recorded

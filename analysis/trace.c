@@ -361,8 +361,9 @@ static int read_trace(const char *path, struct an_run *run, char *err, size_t er
  * path; a 3 GB malloc() on a damaged header, leaked).  So a child first
  * reads every record with libtracecmd alone, none of this program's
  * handlers, and says why it failed, if it did: only if that ends, cleanly,
- * within READ_TIMEOUT, is the file read here with the handlers, so that a fault of ours is a crash, not a "damaged file", and
- * libtracecmd never reads here a file it failed on.
+ * within READ_TIMEOUT, is the file read here with the handlers, so that a
+ * fault of ours is a crash, not a "damaged file", and libtracecmd never
+ * reads here a file it failed on.
  */
 #define READ_TIMEOUT	100	/* s; 9 MB read in 2 s (tests/80 waits 120) */
 #define READ_OK		0
