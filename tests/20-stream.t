@@ -42,10 +42,10 @@ check "stream's per-thread locality, three placements, one boot" eval 'TIMEOUT=3
 nth() { sed -n "$1p"; }
 l1=$(stream_done "$r/job.log" local | nth 1) n1=$(stream_done "$r/job.log" nodes | nth 1 | node_share 0)
 l2=$(stream_done "$r/job.log" local | nth 2) n2=$(stream_done "$r/job.log" nodes | nth 2 | node_share 1)
-# The last interval line of the 4-thread run: its local= and its cpus=.
-last4=$(grep -E '^stream: t=.* cpus=[0-9]+,[0-9]+,[0-9]+,[0-9]+$' "$r/job.log" | tail -n 1)
-l3=$(echo "$last4" | sed -n 's/.* local=\([0-9.]*\) .*/\1/p')
-k3=$(echo "$last4" | sed -n 's/.* cpus=//p' | tr , '\n' | grep -c '^[01]$')
+# The 4-thread run's last interval line: its local= and its cpus=.
+p3=$(stream_done "$r/job.log" pid | nth 3)
+l3=$(stream_interval "$r/job.log" local "$p3" | tail -n 1)
+k3=$(stream_interval "$r/job.log" cpus "$p3" | tail -n 1 | tr , '\n' | grep -c '^[01]$')
 # within LO HI X...: every X is a number in [LO, HI].
 within() { local lo=$1 hi=$2; shift 2; awk -v lo="$lo" -v hi="$hi" \
 	'BEGIN { for (i = 1; i < ARGC; i++) if (ARGV[i] == "" || ARGV[i] < lo || ARGV[i] > hi) exit 1 }' "$@"; }

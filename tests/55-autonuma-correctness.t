@@ -22,7 +22,7 @@ node_pct() { stream_done "$runs/$1" nodes | node_share "$2"; }
 # The last interval line: at the done line a page the last scan pass marked
 # counts on no node (docs/methodology.md), so a ">= 90% on node N" check
 # reads the last interval, not the done line (seen: nodes=0.0,0.0).
-last_interval() { sed -n "s/^stream: t=.* nodes=\([0-9.,]*\) .*/\1/p" "$runs/$1" | tail -n 1 | node_share "$2"; }
+last_interval() { stream_interval "$runs/$1" nodes | tail -n 1 | node_share "$2"; }
 
 for path in lb schedule; do
 	r=$runs/rt-$path

@@ -347,7 +347,7 @@ fragment)
 	# stream's pages from its last interval: at its done line the threads
 	# are stopped and knuma_scand has marked most pages PROT_NONE, which
 	# move_pages(2) does not report on this 6.1 (gup_can_follow_protnone)
-	last=$(sed -n 's/^stream: t=.* nodes=\([0-9.,]*\) .*/\1/p' "$log" | tail -n 1 | node_share 1)
+	last=$(stream_interval "$log" nodes | tail -n 1 | node_share 1)
 	say "node 1 at the end: $(blocks) free blocks of order >= 9; stream's pages there: $last%"
 	kill -TERM $h
 	wait $h || fail "frag-hog's check of its held pages"
@@ -393,7 +393,7 @@ memoffline)
 	# knuma_migrated1 still migrates into node 1
 	"$w/stream" -p 1 -t 2 -s 64 -d 10 -b 0 -r 1 >stream2.log 2>&1 || { cat stream2.log >>"$log"; fail "the last stream's check"; }
 	cat stream2.log >>"$log"
-	last=$(sed -n 's/^stream: t=.* nodes=\([0-9.,]*\) .*/\1/p' stream2.log | tail -n 1 | node_share 1)
+	last=$(stream_interval stream2.log nodes | tail -n 1 | node_share 1)
 	say "after the cycles, a stream's pages on node 1 in its last second: $last%"
 	awk -v v="$last" 'BEGIN { exit !(v != "" && v >= 80) }' ||
 		fail "after the cycles, >= 80% of a new stream's pages move into node 1, saw ${last:-?}%" ;;
