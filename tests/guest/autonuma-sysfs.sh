@@ -23,19 +23,20 @@ fi
 files="enabled debug knuma_scand/scan_sleep_millisecs knuma_scand/scan_sleep_pass_millisecs
 knuma_scand/scan_sleep_pass_min_millisecs knuma_scand/pages_to_scan knuma_scand/pages_scanned knuma_scand/full_scans knuma_scand/pmd
 knuma_scand/working_set knuma_migrated/migrate_sleep_millisecs knuma_migrated/pages_to_migrate
-knuma_migrated/pages_migrated knuma_migrated/defer knuma_migrated/migrate_on_fault scheduler/clone_reset scheduler/fork_reset
+knuma_migrated/pages_migrated knuma_migrated/defer knuma_migrated/migrate_on_fault knuma_migrated/follow_moved_thread
+scheduler/clone_reset scheduler/fork_reset
 scheduler/load_balance_strict scheduler/balance_mode scheduler/smt"
 for f in $files; do t "$f exists and reads" test -n "$(cat "$A/$f" 2>/dev/null)"; done
 # every file of the tree, for the host's check against the ABI document
 (cd $A && find . -type f | sed 's|^\./||' | sort) > sysfs-files.txt
 
 # Defaults (alpha10's, and the port's: the adaptive pass sleep's shortest,
-# migrate_on_fault; enabled is off without AUTONUMA_DEFAULT_ENABLED).
+# migrate_on_fault, follow_moved_thread; enabled is off without AUTONUMA_DEFAULT_ENABLED).
 for kv in enabled=0 knuma_scand/scan_sleep_millisecs=100 knuma_scand/scan_sleep_pass_millisecs=5000 \
 	knuma_scand/scan_sleep_pass_min_millisecs=500 \
 	knuma_scand/pages_to_scan=32768 knuma_scand/pmd=1 knuma_scand/working_set=0 \
 	knuma_migrated/migrate_sleep_millisecs=100 knuma_migrated/pages_to_migrate=32768 \
-	knuma_migrated/migrate_on_fault=1 \
+	knuma_migrated/migrate_on_fault=1 knuma_migrated/follow_moved_thread=1 \
 	scheduler/clone_reset=1 scheduler/fork_reset=1 scheduler/load_balance_strict=1 \
 	scheduler/balance_mode=lb scheduler/smt=1; do
 	t "default ${kv/=/ is }" test "$(cat "$A/${kv%=*}")" = "${kv#*=}"
@@ -57,6 +58,7 @@ check_knob() {
 check_knob debug 1 2 -1 abc "" 0x1 "1 1"
 check_knob scheduler/fork_reset 0 2 yes
 check_knob knuma_migrated/migrate_on_fault 0 2 -1 on
+check_knob knuma_migrated/follow_moved_thread 0 2 -1 yes
 check_knob knuma_scand/scan_sleep_millisecs 3600000 3600001 -5 1.5 99999999999999999999
 check_knob knuma_scand/scan_sleep_pass_min_millisecs 5000 3600001 -1 abc
 check_knob knuma_scand/pages_to_scan 1 0 4294967296 " "

@@ -68,7 +68,8 @@ settle() {
 knobs=(knuma_scand/scan_sleep_millisecs knuma_scand/scan_sleep_pass_millisecs
 	knuma_scand/scan_sleep_pass_min_millisecs knuma_scand/pages_to_scan knuma_scand/pmd knuma_scand/working_set
 	knuma_migrated/migrate_sleep_millisecs knuma_migrated/pages_to_migrate
-	knuma_migrated/defer knuma_migrated/migrate_on_fault scheduler/clone_reset scheduler/fork_reset
+	knuma_migrated/defer knuma_migrated/migrate_on_fault knuma_migrated/follow_moved_thread
+	scheduler/clone_reset scheduler/fork_reset
 	scheduler/load_balance_strict scheduler/balance_mode)
 declare -A saved
 for k in "${knobs[@]}" enabled; do read -r saved[$k] <$A/$k; done
@@ -84,6 +85,7 @@ declare -A values=(
 	[knuma_migrated/migrate_sleep_millisecs]="1 20 100"
 	[knuma_migrated/pages_to_migrate]="64 4096 32768"
 	[knuma_migrated/defer]="0 1" [knuma_migrated/migrate_on_fault]="0 1"
+	[knuma_migrated/follow_moved_thread]="0 1"
 	[scheduler/clone_reset]="0 1"
 	[scheduler/fork_reset]="0 1" [scheduler/load_balance_strict]="0 1"
 	[scheduler/balance_mode]="lb schedule")

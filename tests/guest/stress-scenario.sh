@@ -159,7 +159,7 @@ knobs)
 	knobs=($A/debug $A/knuma_scand/scan_sleep_millisecs $A/knuma_scand/scan_sleep_pass_millisecs
 		$A/knuma_scand/scan_sleep_pass_min_millisecs $A/knuma_scand/pages_to_scan $A/knuma_scand/pmd $A/knuma_scand/working_set
 		$A/knuma_migrated/migrate_sleep_millisecs $A/knuma_migrated/pages_to_migrate
-		$A/knuma_migrated/defer $A/knuma_migrated/migrate_on_fault
+		$A/knuma_migrated/defer $A/knuma_migrated/migrate_on_fault $A/knuma_migrated/follow_moved_thread
 		$A/scheduler/clone_reset $A/scheduler/fork_reset
 		$A/scheduler/load_balance_strict $A/scheduler/smt
 		$A/scheduler/balance_mode)
@@ -184,7 +184,7 @@ knobs)
 	echo 0 > $A/debug; echo 10 > $A/knuma_scand/scan_sleep_millisecs
 	echo 200 > $A/knuma_scand/scan_sleep_pass_millisecs; echo 32768 > $A/knuma_scand/pages_to_scan
 	echo 1 > $A/knuma_scand/pmd; echo 0 > $A/knuma_migrated/defer
-	echo 1 > $A/knuma_migrated/migrate_on_fault
+	echo 1 > $A/knuma_migrated/migrate_on_fault; echo 1 > $A/knuma_migrated/follow_moved_thread
 	echo 100 > $A/knuma_migrated/migrate_sleep_millisecs
 	wait $s || fail "stream's check"
 	say "$n random writes, $refused refused with the value unchanged"
