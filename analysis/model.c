@@ -75,6 +75,9 @@ void an_free(struct an_run *run)
 	free(run->scanned);
 	run->scanned = NULL;
 	run->nr_scanned = 0;
+	free(run->streams);
+	run->streams = NULL;
+	run->stream_procs = 0;
 }
 
 static void seen(struct an_run *run, unsigned long long ts)
@@ -498,32 +501,52 @@ static int sample_mem(struct an_run *run, unsigned long long ts,
 }
 
 /*
- * stream's end line (stream -M writes it to the trace too): local= is the
- * share of its pages on the node where the thread owning them last ran,
- * the measure of processes whose threads rightly split over nodes.
+ * stream's lines (stream -M writes them to the trace too): local= is the
+ * share of a process's pages on the node where the thread owning them
+ * last ran, the measure of processes whose threads rightly split over
+ * nodes.  A process counts with its last interval line before the first
+ * stop (the measured end; after it CFS may spread a process onto the CPUs
+ * another freed), or with its done line in a trace without interval lines.
  */
-static void stream_done(struct an_run *run, const char *text)
+static void stream_line(struct an_run *run, const char *text, bool done)
 {
 	struct field f[MAX_FIELDS];
+	struct an_stream *st = NULL;
 	char buf[1024];
 	const char *s;
 	char *end;
 	double local;
-	int n;
+	long pid;
+	int n, i;
 
-	snprintf(buf, sizeof(buf), "%s", text + 13);
+	if (!done && run->workload_stop)
+		return;
+	snprintf(buf, sizeof(buf), "%s", text + strlen(done ? "stream: done " : "stream: "));
 	n = split_fields(buf, f, MAX_FIELDS);
 	s = get(f, n, "local");
 	if (!s)
 		return;		/* no per-thread slices (stream -S) */
 	local = strtod(s, &end);
-	if (end == s || *end || local < 0 || local > 100) {
-		bad_input(run, "malformed stream done line", text);
+	if (end == s || *end || local < 0 || local > 100 || !get_long(f, n, "pid", 1, &pid)) {
+		bad_input(run, done ? "malformed stream done line" : "malformed stream line", text);
 		return;
 	}
-	if (!run->stream_procs || local < run->stream_local)
-		run->stream_local = local;
-	run->stream_procs++;
+	for (i = 0; i < run->stream_procs; i++)
+		if (run->streams[i].pid == pid)
+			st = &run->streams[i];
+	if (!st) {
+		run->streams = xrealloc(run->streams, (run->stream_procs + 1) * sizeof(*st));
+		st = &run->streams[run->stream_procs++];
+		*st = (struct an_stream){ .pid = pid };
+	} else if (done && st->interval) {
+		return;
+	}
+	st->local = local;
+	st->interval = !done;
+	run->stream_local = run->streams[0].local;
+	for (i = 1; i < run->stream_procs; i++)
+		if (run->streams[i].local < run->stream_local)
+			run->stream_local = run->streams[i].local;
 }
 
 void an_marker(struct an_run *run, unsigned long long ts, const char *text)
@@ -549,7 +572,11 @@ void an_marker(struct an_run *run, unsigned long long ts, const char *text)
 		return;
 	}
 	if (!strncmp(text, "stream: done ", 13)) {
-		stream_done(run, text);
+		stream_line(run, text, true);
+		return;
+	}
+	if (!strncmp(text, "stream: t=", 10)) {
+		stream_line(run, text, false);
 		return;
 	}
 	if (strncmp(text, "numa-sample: ", 13))

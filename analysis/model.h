@@ -197,8 +197,10 @@ struct an_run {
 	unsigned long long last_move_ts[AN_MAX_CPUS];	/* per destination CPU */
 
 	int nr_reported;		/* processes an_reported() */
-	int stream_procs;		/* stream's done lines in the trace */
-	double stream_local;		/* their lowest local= (per-thread locality) */
+	/* stream's local= per process: its last interval line before the stop */
+	struct an_stream { int pid; double local; bool interval; } *streams;
+	int stream_procs;		/* processes with a local= */
+	double stream_local;		/* their lowest (per-thread locality) */
 	double convergence;		/* slowest process; AN_NEVER */
 	int slowest;			/* its tgid */
 	char error[256];		/* first malformed input, if any */

@@ -2,7 +2,7 @@
 # The main job's pipeline, short: stream on 2node under trace-workload.sh with
 # the default capture profile, then harness/summary.sh on the host.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 runs=$TOP/results/tests/stream
 mkdir -p "$runs"
 stream=$TOP/build/workloads/stream
@@ -22,6 +22,8 @@ check "the trace holds the workload-start marker" \
 	eval 'trace-cmd report "$r/trace.dat" 2>/dev/null | grep autonuma-workload-start >/dev/null'
 check "each process writes its stop marker (the first ends the measured run)" eval \
 	'test "$(trace-cmd report "$r/trace.dat" 2>/dev/null | grep -c autonuma-workload-stop)" = 2'
+check "each process writes its interval lines to the trace (stream local %'s source)" eval \
+	'test "$(trace-cmd report "$r/trace.dat" 2>/dev/null | grep -o "stream: t=[0-9.]* proc=[0-9]*" | sed "s/.*proc=//" | sort -u | wc -l)" = 2'
 check "a corrupted element fails the run, found by the check" eval \
 	'! job corrupt -p 1 -t 1 -s 8 -d 1 -X && grep -q "stream: proc 0 element [0-9]* corrupt" "$runs/corrupt/workload.log"'
 

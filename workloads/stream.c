@@ -397,7 +397,7 @@ static int run_process(const struct options *opt, int index)
 	bool ok;
 	char *line = NULL;
 	size_t len = 0;
-	FILE *done;
+	FILE *mem;
 
 	pr.n = bytes / sizeof(double);
 	pr.a = opt->shared ? shared_arrays :
@@ -438,14 +438,23 @@ static int run_process(const struct options *opt, int index)
 		t = now();
 		long b = atomic_load(&pr.bytes);
 
-		printf("stream: t=%.1f proc=%d pid=%d mbs=%.0f", t - start, index, getpid(),
-		       (b - last_bytes) / (t - last_t) / 1e6);
-		print_nodes(stdout, &pr);
-		printf(" cpus=");
+		mem = open_memstream(&line, &len);
+		if (!mem)
+			die("open_memstream");
+		fprintf(mem, "stream: t=%.1f proc=%d pid=%d mbs=%.0f", t - start, index, getpid(),
+			(b - last_bytes) / (t - last_t) / 1e6);
+		print_nodes(mem, &pr);
+		fprintf(mem, " cpus=");
 		for (int i = 0; i < opt->threads; i++)
-			printf("%s%d", i ? "," : "", pr.slices[i].cpu);
-		printf("\n");
+			fprintf(mem, "%s%d", i ? "," : "", pr.slices[i].cpu);
+		fclose(mem);
+		printf("%s\n", line);
 		fflush(stdout);
+		/* for analysis/: the locality at the measured end, the first stop */
+		if (opt->trace_marker)
+			mark_trace(line);
+		free(line);
+		line = NULL;
 		last_bytes = b, last_t = t;
 		if (t - start >= opt->seconds)
 			break;
@@ -468,15 +477,15 @@ static int run_process(const struct options *opt, int index)
 	/* the check reads every page: from the run node, as the threads did */
 	bind_to_node(opt->run_node);
 	ok = check(&pr);
-	done = open_memstream(&line, &len);
-	if (!done)
+	mem = open_memstream(&line, &len);
+	if (!mem)
 		die("open_memstream");
-	fprintf(done, "stream: done proc=%d pid=%d iters=%ld check=%s", index, getpid(), iters,
+	fprintf(mem, "stream: done proc=%d pid=%d iters=%ld check=%s", index, getpid(), iters,
 		ok ? "ok" : "FAILED");
-	print_nodes(done, &pr);
-	fclose(done);
+	print_nodes(mem, &pr);
+	fclose(mem);
 	printf("%s\n", line);
-	if (opt->trace_marker)	/* for analysis/: its per-thread locality */
+	if (opt->trace_marker)	/* for analysis/, in a trace of an older stream */
 		mark_trace(line);
 	free(line);
 	return ok ? 0 : 1;
@@ -519,7 +528,7 @@ static void usage(void)
 		"  -M    write 'autonuma-workload-start' to the trace_marker when the\n"
 		"        timed run starts, 'autonuma-workload-stop' when each process\n"
 		"        stops (the first one ends the measured run),\n"
-		"        and each process's done line\n"
+		"        and each process's interval and done lines\n"
 		"  -X    corrupt one element before the final check (tests the check)\n");
 	exit(2);
 }

@@ -552,7 +552,7 @@ static void test_out_of_sequence(void)
 	an_free(&run);
 }
 
-/* stream's done lines in the trace: the lowest local= is kept. */
+/* stream's lines in the trace: the lowest local= is kept. */
 static void test_stream_done(void)
 {
 	struct an_run run;
@@ -572,6 +572,31 @@ static void test_stream_done(void)
 	start(&run, 0);
 	marker(&run, 0.5, "stream: done proc=0 pid=100 iters=5 check=ok local=1e9");
 	ok(run.error[0] && strstr(run.error, "malformed stream done"), "local=1e9 is bad input");
+	an_free(&run);
+
+	/*
+	 * A process's last interval line before the first stop counts, not
+	 * what CFS made of it after another process freed its CPUs.
+	 */
+	start(&run, 0);
+	sample(&run, 1, 1, 100, "101:0:10", 1000, 0);
+	marker(&run, 1.9, "stream: t=1.0 proc=0 pid=100 mbs=9 nodes=100.0,0.0 local=90.0 cpus=0");
+	marker(&run, 2.0, "stream: t=2.0 proc=0 pid=100 mbs=9 nodes=100.0,0.0 local=100.0 cpus=0");
+	marker(&run, 2.1, "stream: t=2.0 proc=1 pid=200 mbs=9 nodes=0.0,100.0 local=99.0 cpus=2");
+	marker(&run, 2.2, "autonuma-workload-stop");
+	marker(&run, 2.4, "stream: t=2.5 proc=0 pid=100 mbs=9 nodes=100.0,0.0 local=50.0 cpus=2");
+	marker(&run, 2.5, "stream: done proc=0 pid=100 iters=5 check=ok nodes=100.0,0.0 local=50.0");
+	marker(&run, 2.5, "stream: done proc=1 pid=200 iters=5 check=ok nodes=0.0,100.0 local=40.0");
+	end(&run, 3);
+	ok(run.stream_procs == 2 && run.stream_local == 99.0 && an_valid(&run),
+	   "interval lines before the stop count, not the done lines (%d, %.1f)",
+	   run.stream_procs, run.stream_local);
+	an_free(&run);
+
+	start(&run, 0);
+	marker(&run, 0.5, "stream: t=0.5 proc=0 pid=100 mbs=9 local=50.0 cpus=0");
+	marker(&run, 0.6, "stream: t=0.6 proc=0 mbs=9 local=50.0 cpus=0");
+	ok(run.error[0] && strstr(run.error, "malformed stream line"), "an interval line without pid is bad input");
 	an_free(&run);
 }
 
