@@ -501,12 +501,13 @@ static int sample_mem(struct an_run *run, unsigned long long ts,
 }
 
 /*
- * stream's lines (stream -M writes them to the trace too): local= is the
- * share of a process's pages on the node where the thread owning them
- * last ran, the measure of processes whose threads rightly split over
- * nodes.  A process counts with its last interval line before the first
- * stop (the measured end; after it CFS may spread a process onto the CPUs
- * another freed), or with its done line in a trace without interval lines.
+ * stream's lines in the trace (stream -M writes its interval lines, an
+ * older stream its done lines): local= is the share of a process's pages
+ * on the node where the thread owning them last ran, the measure of
+ * processes whose threads rightly split over nodes.  A process counts
+ * with its last interval line before the first stop (the measured end;
+ * after it CFS may spread a process onto the CPUs another freed), or with
+ * its done line in a trace without interval lines.
  */
 static void stream_line(struct an_run *run, const char *text, bool done)
 {

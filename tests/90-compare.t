@@ -30,7 +30,7 @@ check "autonuma-lb converges (its memory follows)" eval 'row autonuma-lb | grep 
 # autonuma-lb scans, none does not
 check "ptes scanned: autonuma-lb $(col "ptes scanned" autonuma-lb) > 0, none $(col "ptes scanned" none)" \
 	eval '[ "$(col "ptes scanned" autonuma-lb)" -gt 0 ] && [ "$(col "ptes scanned" none)" = 0 ]'
-# stream's per-thread locality, from its done lines in the trace
+# stream's per-thread locality, from its last interval line before the stop
 check "per-thread locality: autonuma-lb $(col "stream local %" autonuma-lb)% >= 90, none $(col "stream local %" none)% <= 10" \
 	awk -v a="$(col "stream local %" autonuma-lb)" -v n="$(col "stream local %" none)" \
 	'BEGIN { exit !(a >= 90 && n <= 10) }'

@@ -485,8 +485,6 @@ static int run_process(const struct options *opt, int index)
 	print_nodes(mem, &pr);
 	fclose(mem);
 	printf("%s\n", line);
-	if (opt->trace_marker)	/* for analysis/, in a trace of an older stream */
-		mark_trace(line);
 	free(line);
 	return ok ? 0 : 1;
 }
@@ -528,7 +526,7 @@ static void usage(void)
 		"  -M    write 'autonuma-workload-start' to the trace_marker when the\n"
 		"        timed run starts, 'autonuma-workload-stop' when each process\n"
 		"        stops (the first one ends the measured run),\n"
-		"        and each process's interval and done lines\n"
+		"        and each process's interval lines\n"
 		"  -X    corrupt one element before the final check (tests the check)\n");
 	exit(2);
 }
